@@ -1,0 +1,15 @@
+; Call sites.
+(call function: (identifier) @call.name) @call
+
+(call
+  function: (attribute
+    object: (_) @call.receiver
+    attribute: (identifier) @call.name)) @call
+
+; Imports (parsed by parseImport in src/lang/python.ts).
+(import_statement) @import
+(import_from_statement) @import
+
+; Supertypes; keyword arguments such as metaclass= are not supertypes.
+(class_definition
+  superclasses: (argument_list [(identifier) (attribute) (subscript)] @extends))

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { buildIndex, type BuildSummary } from '../../indexer/build.js';
+import { ensureInitialized } from '../../indexer/init.js';
+import { findRoot } from '../../repo/root.js';
+import { emit, formatCounts, formatDuration, plural } from '../output.js';
+import { progressReporter } from '../progress.js';
+
+export function registerInit(program: Command): void {
+  program
+    .command('init')
+    .description('create .codegraph/ (config and a .gitignore for the index) in the repository')
+    .argument('[path]', 'repository or folder (default: the current directory)')
+    .option('--json', 'print JSON')
+    .action((dir: string | undefined, opts: { json?: boolean }) => {
+      const res = ensureInitialized(findRoot(dir ?? process.cwd()));
+      emit(opts, res, (r) => `${r.created ? 'Initialised' : 'Already initialised:'} ${r.dir}\n`
+        + `Config: ${r.dir}/config.json. Next: \`cg index\`.`);
+    });
+}
+
+export function registerIndex(program: Command): void {
+  program
+    .command('index')
+    .description('build the index of the repository (full build: parse, extract, resolve)')
+    .argument('[path]', 'repository or folder (default: the current directory)')
+    .option('--full', 'rebuild everything (the only mode until incremental updates land; accepted for scripts)')
+    .option('--json', 'print JSON: {files, symbols, edges, skipped, durationMs, ...}')
+    .option('-q, --quiet', 'no progress display')
+    .action(async (dir: string | undefined, opts: { json?: boolean; quiet?: boolean }) => {
+      const root = findRoot(dir ?? process.cwd());
+      const progress = progressReporter(!opts.json && !opts.quiet);
+      let summary: BuildSummary;
+      try {
+        summary = await buildIndex(root, (p) => progress.update(p));
+      } finally {
+        progress.done();
+      }
+      emit(opts, summary, renderSummary);
+    });
+}
+
+function renderSummary(s: BuildSummary): string {
+  const langs = Object.entries(s.languages).map(([l, v]) => `${l} ${v.files}`).join(', ');
+  const loc = Object.values(s.languages).reduce((a, v) => a + v.loc, 0);
+  const lines = [
+    `Indexed ${plural(s.files, 'file')} (${loc.toLocaleString('en-US')} lines${langs ? `; ${langs}` : ''}) in ${formatDuration(s.durationMs)}`,
+    `  ${plural(s.symbols, 'symbol')}, ${plural(s.edges, 'edge')}`,
+  ];
+  if (s.partial) lines.push(`  ${plural(s.partial, 'file')} with syntax errors (indexed partially)`);
+  if (s.skipped) lines.push(`  skipped ${s.skipped}: ${formatCounts(s.skippedByReason)}`);
+  if (s.skippedByReason.secret) {
+    lines.push(`  ${plural(s.skippedByReason.secret, 'file')} excluded because they look like they hold credentials: see \`cg status\``);
+  }
+  if (!s.files) lines.push('  No source files found. Supported: Python, TypeScript/TSX, JavaScript, Go, Java, PHP, Rust, Swift.');
+  return lines.join('\n');
+}

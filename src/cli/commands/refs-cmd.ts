@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { symbolReferences, type RefsResult, type RefEntry } from '../../graph/refs.js';
+import { emit } from '../output.js';
+import { openIndex, freshnessLine } from '../repo.js';
+import { parseIntInRange } from '../args.js';
+
+export function registerRefs(program: Command): void {
+  program
+    .command('refs')
+    .description('who calls a symbol and what it calls, up to 5 levels deep, with call-site lines and confidence')
+    .argument('<symbol>', 'a name, a qualified name (Class.method) or file:name (src/app.py:App.run)')
+    .option('--callers', 'only callers')
+    .option('--callees', 'only callees')
+    .option('--both', 'callers and callees (the default)')
+    .option('--depth <n>', 'levels to follow, 1-5', '1')
+    .option('--file <glob>', 'pick the symbol among those in files matching this glob')
+    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option('--json', 'print JSON: {target, callers: [...], callees: [...], freshness}')
+    .action((ref: string, opts: { callers?: boolean; callees?: boolean; both?: boolean; depth: string; file?: string;
+      repo?: string; json?: boolean }) => {
+      const depth = parseIntInRange('--depth', opts.depth, 1, 5);
+      const both = opts.both || (!opts.callers && !opts.callees);
+      const { db, freshness } = openIndex(opts.repo);
+      try {
+        const res = symbolReferences(db, ref, {
+          callers: both || !!opts.callers, callees: both || !!opts.callees, depth, fileGlob: opts.file,
+        });
+        emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
+      } finally {
+        db.close();
+      }
+    });
+}
+
+function render(r: RefsResult): string {
+  const t = r.target;
+  const out = [`${t.kind} ${t.qualifiedName}  ${t.file}:${t.startLine}  ${t.signature}`];
+  const section = (title: string, list: RefEntry[] | undefined) => {
+    if (!list) return;
+    out.push(`${title} (${list.length}):`);
+    if (!list.length) out.push('  none found');
+    for (const e of list) {
+      const indent = '  '.repeat(e.depth);
+      out.push(`${indent}${e.qualifiedName}  ${e.file}:${e.line ?? e.startLine}  confidence ${e.confidence.toFixed(2)}`);
+    }
+  };
+  section('Callers', r.callers);
+  section('Callees', r.callees);
+  return out.join('\n');
+}

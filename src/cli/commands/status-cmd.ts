@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { indexStatus, type IndexStatus } from '../../store/status.js';
+import type { Freshness } from '../../store/freshness.js';
+import { emit, formatAge, formatCounts, plural } from '../output.js';
+import { openIndex } from '../repo.js';
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('what is indexed: files per language, partial parses, skipped files by reason, excluded secrets, freshness')
+    .argument('[path]', 'repository (default: the one containing the current directory)')
+    .option('--json', 'print JSON')
+    .action((dir: string | undefined, opts: { json?: boolean }) => {
+      const { root, db, freshness } = openIndex(dir);
+      try {
+        emit(opts, { ...indexStatus(db, root), freshness }, render);
+      } finally {
+        db.close();
+      }
+    });
+}
+
+function render(s: IndexStatus & { freshness: Freshness }): string {
+  const f = s.freshness;
+  const out: string[] = [];
+  out.push(`Repository: ${s.root}`);
+  out.push(`Index: build ${s.buildId}, schema v${s.schemaVersion}, ${(s.dbBytes / 1e6).toFixed(1)} MB, built ${s.indexedAt} (${formatAge(f.ageSeconds)}) in ${s.durationMs} ms`);
+  out.push(`Commit: ${f.indexedCommit ?? '(none: not a git repository or no commits)'}${f.behindHead && f.headCommit ? `; HEAD has moved to ${f.headCommit.slice(0, 10)}, run \`cg index\`` : ''}`);
+  out.push(`Files: ${s.files.indexed.toLocaleString('en-US')} indexed, ${s.files.partial} with syntax errors (partial)${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
+  for (const [lang, v] of Object.entries(s.files.byLanguage)) {
+    out.push(`  ${lang.padEnd(11)} ${String(v.files).padStart(6)} files ${String(v.loc).padStart(9)} lines ${String(v.symbols).padStart(8)} symbols${v.partial ? `  (${v.partial} partial)` : ''}`);
+  }
+  out.push(`Symbols: ${s.symbols.toLocaleString('en-US')} (${formatCounts(s.symbolsByKind)})`);
+  out.push(`Edges: ${s.edges.toLocaleString('en-US')} (${formatCounts(s.edgesByKind)})`);
+  for (const [lang, c] of Object.entries(s.calls)) {
+    const pct = c.total ? Math.round((c.resolved / c.total) * 100) : 0;
+    out.push(`  ${lang} call sites: ${c.total.toLocaleString('en-US')}, ${pct}% resolved to a repository symbol, ${c.external} into external modules`);
+  }
+  out.push(`Skipped: ${s.skipped.total ? formatCounts(s.skipped.byReason) : 'nothing'}; ${plural(s.unsupportedFiles, 'file')} in no supported language`);
+  if (s.excludedSecrets.length) {
+    out.push(`Excluded because they look like they hold credentials (${s.excludedSecrets.length}):`);
+    for (const e of s.excludedSecrets) out.push(`  ${e.path}:${e.line}  ${e.rule}  ${e.fingerprint}`);
+    out.push('  A false positive? Add its fingerprint (or the path) to .cgsecrets and run `cg index`.');
+  }
+  return out.join('\n');
+}

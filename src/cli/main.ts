@@ -1,0 +1,39 @@
+import { Command, CommanderError } from 'commander';
+import { CG_VERSION } from '../indexer/build.js';
+import { reportError } from './output.js';
+import { registerIndex, registerInit } from './commands/index-cmd.js';
+import { registerStatus } from './commands/status-cmd.js';
+import { registerSymbols } from './commands/symbols-cmd.js';
+import { registerRefs } from './commands/refs-cmd.js';
+import { registerFile } from './commands/file-cmd.js';
+
+const program = new Command();
+program
+  .name('cg')
+  .description('CodeGrapher: a local code-intelligence index for AI coding agents')
+  .version(CG_VERSION)
+  .showSuggestionAfterError()
+  .exitOverride()
+  .configureOutput({ outputError: (str, write) => write(str) });
+
+registerInit(program);
+registerIndex(program);
+registerStatus(program);
+registerSymbols(program);
+registerRefs(program);
+registerFile(program);
+
+program.addHelpText('after', `
+Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
+6 another cg process is writing the index.`);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Help and version "errors" are successes; everything else is a usage error (exit 2).
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else {
+    process.exitCode = reportError(err, process.argv.includes('--json'));
+  }
+}

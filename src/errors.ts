@@ -1,0 +1,57 @@
+/**
+ * Every user-facing failure is a CgError: what happened, why, and what to do.
+ * The CLI prints `message` and `hint`; `--json` prints the whole object; the exit code tells scripts
+ * which class of failure it was without parsing text.
+ */
+export type ErrorCode =
+  | 'usage'
+  | 'not_found'
+  | 'ambiguous'
+  | 'index_missing'
+  | 'index_incompatible'
+  | 'index_corrupt'
+  | 'index_busy'
+  | 'io'
+  | 'internal';
+
+export const EXIT_CODES: Record<ErrorCode, number> = {
+  usage: 2,
+  not_found: 4,
+  ambiguous: 4,
+  index_missing: 3,
+  index_incompatible: 3,
+  index_corrupt: 3,
+  index_busy: 6,
+  io: 1,
+  internal: 1,
+};
+
+export class CgError extends Error {
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message: string, hint?: string, details?: unknown) {
+    super(message);
+    this.code = code;
+    this.hint = hint;
+    this.details = details;
+  }
+
+  get exitCode(): number {
+    return EXIT_CODES[this.code];
+  }
+
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { code: this.code, message: this.message };
+    if (this.hint) out.hint = this.hint;
+    if (this.details !== undefined) out.details = this.details;
+    return out;
+  }
+}
+
+/** The message of any thrown value, for places that must report and carry on. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

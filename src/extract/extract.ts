@@ -1,0 +1,442 @@
+import type { Node, QueryCapture } from 'web-tree-sitter';
+import { CONTAINER_KINDS, SYMBOL_KINDS, type SymbolKind } from '../lang/types.js';
+import type { LoadedLanguage } from '../lang/loader.js';
+import type { CallSite, ExtractedImport, ExtractedSymbol, FileExtract, InheritRef } from './types.js';
+import { collapse, firstSentence, normalizeTypeName } from './text.js';
+
+/**
+ * Capture names the query files use (see queries/README.md). One query holds every role; a match's
+ * captures tell which role it plays.
+ */
+interface DefMatch {
+  node: Node;
+  kind: string; // a SymbolKind or 'scope'
+  name: Node | null;
+  doc: Node | null;
+  params: Node | null;
+  paramList: Node[];
+  body: Node | null;
+  receiver: Node | null;
+}
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+const MAX_MUTATES = 20;
+
+/** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
+export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
+  const tree = lang.parser.parse(source);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  try {
+    return new FileExtractor(lang, path, source, tree.rootNode).run();
+  } finally {
+    tree.delete();
+  }
+}
+
+class FileExtractor {
+  private readonly spec;
+  private readonly errors: Range[] = [];
+  private readonly symbols: ExtractedSymbol[] = [];
+  /** Byte ranges of the symbols, aligned with `symbols`. */
+  private readonly ranges: Range[] = [];
+  /** Index of the symbol whose range encloses each symbol (containment, not logical parent). */
+  private readonly rangeParent: number[] = [];
+  private readonly isTestFile: boolean;
+
+  constructor(
+    private readonly lang: LoadedLanguage,
+    private readonly path: string,
+    private readonly source: string,
+    private readonly root: Node,
+  ) {
+    this.spec = lang.spec;
+    this.isTestFile = this.spec.isTestFile(path);
+  }
+
+  run(): FileExtract {
+    if (this.root.hasError) this.collectErrors(this.root);
+    const defs = new Map<number, DefMatch>();
+    const calls: { call: Node; name: Node; receiver: Node | null }[] = [];
+    const importNodes: Node[] = [];
+    const inherits: { node: Node; kind: 'extends' | 'implements' }[] = [];
+    const bindings: { name: Node; type: Node }[] = [];
+    const mutateTargets: Node[] = [];
+    const mutateGlobals: Node[] = [];
+    const exportNodes = new Set<number>();
+    const exportNames = new Set<string>();
+    let moduleDoc: Node | null = null;
+
+    for (const match of this.lang.query.matches(this.root)) {
+      const caps = byName(match.captures);
+      const defName = Object.keys(caps).find((k) => k.startsWith('definition.'));
+      if (defName) {
+        const node = caps[defName][0];
+        const prev = defs.get(node.id);
+        const d: DefMatch = prev ?? {
+          node, kind: defName.slice('definition.'.length), name: null, doc: null, params: null,
+          paramList: [], body: null, receiver: null,
+        };
+        d.name ??= caps.name?.[0] ?? null;
+        d.doc ??= caps.doc?.[0] ?? null;
+        d.params ??= caps.params?.[0] ?? null;
+        d.body ??= caps.body?.[0] ?? null;
+        d.receiver ??= caps.receiver?.[0] ?? null;
+        if (caps.param && !d.paramList.length) d.paramList = caps.param;
+        defs.set(node.id, d);
+      } else if (caps.call) {
+        const name = caps['call.name']?.[0];
+        if (name) calls.push({ call: caps.call[0], name, receiver: caps['call.receiver']?.[0] ?? null });
+      } else if (caps.import) {
+        importNodes.push(caps.import[0]);
+      } else if (caps.extends || caps.implements) {
+        for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
+        for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
+      } else if (caps['binding.name'] && caps['binding.type']) {
+        bindings.push({ name: caps['binding.name'][0], type: caps['binding.type'][0] });
+      } else if (caps['mutate.target'] || caps['mutate.global']) {
+        mutateTargets.push(...(caps['mutate.target'] ?? []));
+        mutateGlobals.push(...(caps['mutate.global'] ?? []));
+      } else if (caps['module.doc']) {
+        moduleDoc ??= caps['module.doc'][0];
+      } else if (caps.export || caps['export.name']) {
+        for (const n of caps.export ?? []) exportNodes.add(n.id);
+        for (const n of caps['export.name'] ?? []) exportNames.add(n.text);
+      }
+    }
+
+    this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc);
+    const scopes = this.bindingScopes(bindings);
+    this.attachMutates(mutateTargets, mutateGlobals);
+    const lines = countLines(this.source);
+    this.symbols[0].endLine = Math.max(1, lines);
+    return {
+      path: this.path,
+      language: this.spec.id,
+      loc: lines,
+      partial: this.errors.length > 0,
+      errorCount: this.errors.length,
+      isTest: this.isTestFile,
+      symbols: this.symbols,
+      calls: calls.map((c) => this.callSite(c, scopes)).sort((a, b) => a.line - b.line),
+      inherits: this.inheritRefs(inherits),
+      imports: this.imports(importNodes),
+    };
+  }
+
+  // ---- syntax errors -------------------------------------------------------------------------
+
+  private collectErrors(node: Node): void {
+    if (node.isError || node.isMissing) {
+      this.errors.push({ start: node.startIndex, end: Math.max(node.endIndex, node.startIndex + 1) });
+      return;
+    }
+    for (const child of node.children) if (child && child.hasError) this.collectErrors(child);
+  }
+
+  private inError(node: Node): boolean {
+    for (const r of this.errors) if (node.startIndex < r.end && r.start < node.endIndex) return true;
+    return false;
+  }
+
+  // ---- symbols --------------------------------------------------------------------------------
+
+  private buildSymbols(defs: DefMatch[], exportNodes: Set<number>, exportNames: Set<string>, moduleDoc: Node | null): void {
+    const modName = this.spec.moduleName(this.path);
+    this.symbols.push({
+      name: modName, qualifiedName: modName, kind: 'module', parent: -1, startLine: 1, endLine: 1,
+      signature: '', doc: moduleDoc ? firstSentence(moduleDoc.text) : null, params: [], visibility: 'public', isAsync: false,
+      isStatic: false, mutates: [], annotations: [], exported: true, isTest: this.isTestFile, inError: false,
+    });
+    this.ranges.push({ start: 0, end: this.source.length + 1 });
+    this.rangeParent.push(-1);
+
+    defs = defs.filter((d) => d.name && d.name.text && (d.kind === 'scope' || isSymbolKind(d.kind)));
+    defs.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+
+    // Open definitions enclosing the current one; `sym` is -1 for scopes (impl blocks, extensions).
+    const stack: { end: number; sym: number; qn: string; kind: string; typeName: string | null }[] = [];
+    const scopeTyped: { sym: number; typeName: string }[] = [];
+    for (const d of defs) {
+      while (stack.length && stack[stack.length - 1].end <= d.node.startIndex) stack.pop();
+      const frame = stack[stack.length - 1];
+      const name = d.name!.text;
+      if (d.kind === 'scope') {
+        const typeName = normalizeTypeName(name) ?? name;
+        stack.push({ end: d.node.endIndex, sym: -1, qn: frame ? `${frame.qn}.${typeName}` : typeName, kind: 'scope', typeName });
+        continue;
+      }
+      let kind = d.kind as SymbolKind;
+      const parentKind = frame ? frame.kind : 'module';
+      if (kind === 'function' && (CONTAINER_KINDS.has(parentKind) || parentKind === 'scope')) kind = 'method';
+      const receiverType = d.receiver ? normalizeTypeName(d.receiver.text) : null;
+      if (receiverType) kind = 'method';
+      const qualifier = receiverType ?? (frame ? frame.qn : null);
+      const qualifiedName = qualifier ? `${qualifier}.${name}` : name;
+      const idx = this.symbols.length;
+      const rangeParent = this.enclosingSymbol(stack);
+      const parent = frame && frame.sym >= 0 && !receiverType ? frame.sym : 0;
+      if (receiverType) scopeTyped.push({ sym: idx, typeName: receiverType });
+      else if (frame && frame.sym < 0 && frame.typeName) scopeTyped.push({ sym: idx, typeName: frame.typeName });
+
+      const modifiers = this.modifiers(d.node, d.name!);
+      const annotations = this.annotations(d.node, d.name!);
+      const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
+      const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery });
+      const topLevel = parent === 0 && !receiverType && !frame;
+      this.symbols.push({
+        name,
+        qualifiedName,
+        kind,
+        parent,
+        startLine: d.node.startPosition.row + 1,
+        endLine: d.node.endPosition.row + 1,
+        signature: this.signature(d),
+        doc: this.doc(d),
+        params: this.params(d),
+        visibility,
+        isAsync: modifiers.has('async'),
+        isStatic: modifiers.has('static') || annotations.some((a) => this.spec.staticAnnotations?.includes(a)),
+        mutates: [],
+        annotations,
+        exported: topLevel && visibility === 'public',
+        isTest: false,
+        inError: this.inError(d.name!),
+      });
+      this.ranges.push({ start: d.node.startIndex, end: d.node.endIndex });
+      this.rangeParent.push(rangeParent);
+      const container = CONTAINER_KINDS.has(kind) || kind === 'module' ? kind : kind === 'method' ? 'method' : 'function';
+      stack.push({ end: d.node.endIndex, sym: idx, qn: qualifiedName, kind: container, typeName: null });
+    }
+
+    // Methods in impl blocks, extensions and Go receivers belong to the type when this file defines it.
+    if (scopeTyped.length) {
+      const types = new Map<string, number>();
+      this.symbols.forEach((s, i) => {
+        if (CONTAINER_KINDS.has(s.kind) || s.kind === 'type') types.set(s.qualifiedName, i);
+      });
+      for (const { sym, typeName } of scopeTyped) {
+        const t = types.get(typeName);
+        if (t !== undefined) this.symbols[sym].parent = t;
+      }
+    }
+    for (const s of this.symbols) {
+      const parent = s.parent >= 0 ? this.symbols[s.parent] : null;
+      s.isTest = s.kind !== 'module' && this.spec.isTestSymbol({
+        name: s.name, kind: s.kind, annotations: s.annotations, parentName: parent && parent.kind !== 'module' ? parent.name : null,
+        inTestFile: this.isTestFile,
+      });
+    }
+  }
+
+  private enclosingSymbol(stack: { sym: number }[]): number {
+    for (let i = stack.length - 1; i >= 0; i--) if (stack[i].sym >= 0) return stack[i].sym;
+    return 0;
+  }
+
+  private isExportedByQuery(node: Node, exportNodes: Set<number>): boolean {
+    if (!exportNodes.size) return false;
+    let n: Node | null = node;
+    for (let depth = 0; n && depth < 4; depth++, n = n.parent) if (exportNodes.has(n.id)) return true;
+    return false;
+  }
+
+  /** Keyword tokens before the name, including inside modifier lists (`public static`, `pub(crate)`). */
+  private modifiers(def: Node, name: Node): Set<string> {
+    const out = new Set<string>();
+    const visit = (n: Node, inModifiers: boolean) => {
+      if (n.startIndex >= name.startIndex) return;
+      if (n.childCount === 0) {
+        if (!n.isNamed || inModifiers) out.add(n.isNamed ? n.text : n.type);
+        return;
+      }
+      const mod = inModifiers || /modifier|visibility|accessibility/.test(n.type);
+      if (!mod && n.isNamed) return; // a nested construct (parameters, annotations): not a modifier
+      for (const c of n.children) if (c) visit(c, mod);
+    };
+    for (const c of def.children) if (c) visit(c, false);
+    return out;
+  }
+
+  /** Decorators, annotations and attributes: inside the definition, on its wrapper, or just above it. */
+  private annotations(def: Node, name: Node): string[] {
+    const types = this.spec.annotationTypes;
+    if (!types.length) return [];
+    const found: Node[] = [];
+    for (const c of def.children) {
+      if (!c || c.startIndex >= name.startIndex) break;
+      if (types.includes(c.type)) found.push(c);
+      else found.push(...c.descendantsOfType(types));
+    }
+    const wrapper = def.parent && this.spec.wrapperTypes.includes(def.parent.type) ? def.parent : null;
+    if (wrapper) for (const c of wrapper.namedChildren) if (c && types.includes(c.type)) found.push(c);
+    for (let s = (wrapper ?? def).previousNamedSibling; s; s = s.previousNamedSibling) {
+      if (types.includes(s.type)) found.push(s);
+      else if (!this.spec.commentTypes.includes(s.type)) break;
+    }
+    return [...new Set(found.map((n) => annotationName(n.text)))].filter(Boolean);
+  }
+
+  private signature(d: DefMatch): string {
+    const node = d.node;
+    const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
+    let text = this.source.slice(node.startIndex, end);
+    if (!d.body) text = text.split('\n')[0];
+    return collapse(text.replace(/[\s{:]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+  }
+
+  private doc(d: DefMatch): string | null {
+    if (d.doc) return firstSentence(d.doc.text);
+    let target: Node = d.node;
+    if (target.parent && this.spec.wrapperTypes.includes(target.parent.type)) target = target.parent;
+    const comments: string[] = [];
+    let expectRow = target.startPosition.row;
+    for (let s = target.previousNamedSibling; s; s = s.previousNamedSibling) {
+      if (this.spec.annotationTypes.includes(s.type)) {
+        expectRow = s.startPosition.row;
+        continue;
+      }
+      if (!this.spec.commentTypes.includes(s.type)) break;
+      if (s.endPosition.row < expectRow - 1) break;
+      if (!this.startsLine(s)) break; // a trailing comment belongs to the code before it
+      comments.unshift(s.text);
+      expectRow = s.startPosition.row;
+    }
+    return comments.length ? firstSentence(comments.join('\n')) : null;
+  }
+
+  private startsLine(n: Node): boolean {
+    const lineStart = this.source.lastIndexOf('\n', n.startIndex - 1) + 1;
+    return this.source.slice(lineStart, n.startIndex).trim() === '';
+  }
+
+  private params(d: DefMatch): string[] {
+    const nodes = d.paramList.length ? d.paramList : d.params ? d.params.namedChildren.filter((n): n is Node => !!n) : [];
+    return nodes.filter((n) => !this.spec.commentTypes.includes(n.type)).map((n) => collapse(n.text, 80));
+  }
+
+  // ---- references ------------------------------------------------------------------------------
+
+  /** Index of the innermost symbol whose range contains `pos`. */
+  private symbolAt(pos: number): number {
+    let lo = 0;
+    let hi = this.ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.ranges[mid].start <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    for (let i = lo; i > 0; i = this.rangeParent[i]) if (pos < this.ranges[i].end && this.ranges[i].start <= pos) return i;
+    return 0;
+  }
+
+  /** Variable -> type name, per enclosing symbol. `self.x` bindings live on the enclosing type. */
+  private bindingScopes(bindings: { name: Node; type: Node }[]): Map<number, Map<string, string>> {
+    const scopes = new Map<number, Map<string, string>>();
+    for (const b of bindings) {
+      const type = normalizeTypeName(b.type.text);
+      if (!type) continue;
+      const name = b.name.text.replace(/\s+/g, '');
+      let scope = this.symbolAt(b.name.startIndex);
+      if (this.isSelfMember(name)) scope = this.containerOf(scope);
+      let map = scopes.get(scope);
+      if (!map) scopes.set(scope, (map = new Map()));
+      if (!map.has(name)) map.set(name, type);
+    }
+    return scopes;
+  }
+
+  private isSelfMember(text: string): boolean {
+    return this.spec.selfNames.some((s) => text.startsWith(`${s}.`) || text.startsWith(`${s}->`));
+  }
+
+  private containerOf(sym: number): number {
+    for (let i = sym; i > 0; i = this.symbols[i].parent) if (CONTAINER_KINDS.has(this.symbols[i].kind)) return i;
+    return sym;
+  }
+
+  private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: Map<number, Map<string, string>>): CallSite {
+    const caller = this.symbolAt(c.call.startIndex);
+    const receiver = c.receiver ? collapse(c.receiver.text, 120) : null;
+    let receiverType: string | null = null;
+    if (receiver && scopes.size) {
+      const key = receiver.replace(/\s+/g, '');
+      const start = this.isSelfMember(key) ? this.containerOf(caller) : caller;
+      for (let s = start; s >= 0 && !receiverType; s = s === 0 ? -1 : this.rangeParent[s]) {
+        receiverType = scopes.get(s)?.get(key) ?? null;
+      }
+    }
+    return {
+      caller,
+      name: c.name.text,
+      receiver,
+      receiverType,
+      line: c.call.startPosition.row + 1,
+      inError: this.inError(c.call),
+    };
+  }
+
+  private inheritRefs(list: { node: Node; kind: 'extends' | 'implements' }[]): InheritRef[] {
+    const out: InheritRef[] = [];
+    for (const { node, kind } of list) {
+      const name = normalizeTypeName(node.text);
+      if (!name) continue;
+      const owner = this.symbolAt(node.startIndex);
+      if (owner === 0 || !CONTAINER_KINDS.has(this.symbols[owner].kind)) continue;
+      out.push({ symbol: owner, kind, name, line: node.startPosition.row + 1, inError: this.inError(node) });
+    }
+    return out;
+  }
+
+  private attachMutates(targets: Node[], globals: Node[]): void {
+    if (!targets.length) return;
+    const declared = new Map<number, Set<string>>();
+    for (const g of globals) {
+      const owner = this.symbolAt(g.startIndex);
+      if (!declared.has(owner)) declared.set(owner, new Set());
+      declared.get(owner)!.add(g.text);
+    }
+    for (const t of targets) {
+      const owner = this.symbolAt(t.startIndex);
+      const sym = this.symbols[owner];
+      if (sym.kind !== 'function' && sym.kind !== 'method') continue;
+      const text = t.text.replace(/\s+/g, '');
+      const isAttribute = /[.]|->|::/.test(text);
+      if (!isAttribute && !declared.get(owner)?.has(text)) continue;
+      if (!sym.mutates.includes(text) && sym.mutates.length < MAX_MUTATES) sym.mutates.push(text);
+    }
+  }
+
+  private imports(nodes: Node[]): ExtractedImport[] {
+    const out: ExtractedImport[] = [];
+    for (const node of nodes) {
+      const inError = this.inError(node);
+      for (const spec of this.spec.parseImport(node)) out.push({ ...spec, inError });
+    }
+    return out;
+  }
+}
+
+function byName(captures: QueryCapture[]): Record<string, Node[]> {
+  const out: Record<string, Node[]> = {};
+  for (const c of captures) (out[c.name] ??= []).push(c.node);
+  return out;
+}
+
+function isSymbolKind(k: string): k is SymbolKind {
+  return (SYMBOL_KINDS as readonly string[]).includes(k);
+}
+
+function annotationName(text: string): string {
+  return text.replace(/^[@#!\[\s]+/, '').replace(/[\]\s]+$/, '').split(/[(\s]/)[0];
+}
+
+export function countLines(text: string): number {
+  if (!text) return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
+}

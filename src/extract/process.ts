@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { languageById } from '../lang/registry.js';
+import { loadLanguage } from '../lang/loader.js';
+import { Allowlist, type AllowlistData } from '../secrets/allowlist.js';
+import { scanSecrets } from '../secrets/scan.js';
+import { errorMessage } from '../errors.js';
+import { extractSource } from './extract.js';
+import { generatedReason, isBinary, minifiedReason } from './filters.js';
+import type { FileOutcome, SkippedOutcome } from './types.js';
+
+export interface FileJob {
+  path: string; // repo-relative POSIX
+  language: string;
+  size: number;
+}
+
+export interface ProcessOptions {
+  root: string;
+  maxFileBytes: number;
+  secretsEnabled: boolean;
+  allowlist: AllowlistData;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Lossy = new TextDecoder('utf-8');
+
+/**
+ * One file from disk to extraction result. The order is the safety argument: the secret scan runs
+ * on the text before the parser sees it, and a skipped file yields nothing but its reason.
+ */
+export async function processFile(job: FileJob, opts: ProcessOptions, allow: Allowlist): Promise<FileOutcome> {
+  const skip = (reason: SkippedOutcome['reason'], detail: string, hash: string | null = null,
+    size = job.size): SkippedOutcome => ({ status: 'skipped', path: job.path, language: job.language, size, hash, reason, detail });
+
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(path.join(opts.root, job.path));
+  } catch (err) {
+    return skip('unreadable', errorMessage(err));
+  }
+  if (buf.length > opts.maxFileBytes) return skip('too_large', `${buf.length} bytes`, null, buf.length);
+  const hash = createHash('sha256').update(buf).digest('hex');
+  if (isBinary(buf)) return skip('binary', 'contains NUL bytes', hash, buf.length);
+
+  const warnings: string[] = [];
+  let text: string;
+  try {
+    text = utf8.decode(buf);
+  } catch {
+    text = utf8Lossy.decode(buf);
+    warnings.push('invalid_utf8');
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+
+  const minified = minifiedReason(job.path, text);
+  if (minified) return skip('minified', minified, hash, buf.length);
+  const generated = generatedReason(text);
+  if (generated) return skip('generated', generated, hash, buf.length);
+  if (opts.secretsEnabled) {
+    const secrets = scanSecrets(job.path, text, allow);
+    if (secrets.length) {
+      return { ...skip('secret', secrets.map((s) => `${s.rule} at line ${s.line}`).join('; '), hash, buf.length), secrets };
+    }
+  }
+  try {
+    const lang = await loadLanguage(languageById(job.language));
+    const extract = extractSource(lang, job.path, text);
+    return { status: 'indexed', path: job.path, size: buf.length, hash, warnings, extract };
+  } catch (err) {
+    return skip('parse_failed', errorMessage(err), hash, buf.length);
+  }
+}

@@ -1,0 +1,59 @@
+/** Small text helpers for turning source fragments into stored fields. */
+
+export function collapse(text: string, max = 240): string {
+  const s = text.replace(/\s+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+const COMMENT_OPEN = /^\s*(\/\*\*?!?|\/\/[\/!]?|#+!?|--)\s?/;
+const DOCSTRING_QUOTES = /^[rRuUbBfF]*("""|'''|"|')([\s\S]*?)\1?$/;
+
+/** Strips comment markers or docstring quotes, keeping the words. */
+export function stripCommentMarkers(raw: string): string {
+  const text = raw.trim();
+  const doc = DOCSTRING_QUOTES.exec(text);
+  if (doc) return doc[2];
+  return text
+    .replace(/\*+\/\s*$/, '')
+    .split('\n')
+    .map((line) => line.replace(COMMENT_OPEN, '').replace(/^\s*\*+\s?/, ''))
+    .join('\n');
+}
+
+/**
+ * The first sentence of a docstring or doc comment: the first paragraph up to `.`, `!` or `?`
+ * followed by a space, stopping before tag lines such as `@param` or `:param`.
+ */
+export function firstSentence(raw: string, max = 200): string | null {
+  const lines = stripCommentMarkers(raw).split('\n');
+  const para: string[] = [];
+  for (const line of lines) {
+    const t = line.trim();
+    if (!t) {
+      if (para.length) break;
+      continue;
+    }
+    if (/^[@:]\w/.test(t) || /^(Args|Arguments|Parameters|Returns|Raises|Example|Examples):?$/.test(t)) break;
+    para.push(t);
+  }
+  if (!para.length) return null;
+  const text = para.join(' ');
+  const m = /^(.+?[.!?])(\s|$)/.exec(text);
+  return collapse(m ? m[1] : text, max);
+}
+
+/**
+ * A declared or constructed type reduced to a name that can be looked up: pointers, references,
+ * optionals and type arguments removed (`*Router` -> `Router`, `List<Foo>` -> `List`,
+ * `Optional[Foo]` -> `Optional`). Null for unions, function types and the like.
+ */
+export function normalizeTypeName(text: string): string | null {
+  let t = text.trim().replace(/^["']|["']$/g, '');
+  t = t.replace(/^(&\s*('\w+\s+)?(mut\s+)?|\*+|\?|mut\s+|const\s+|readonly\s+|dyn\s+|impl\s+)+/, '');
+  t = t.replace(/[?!]+$/, '');
+  const cut = t.search(/[<[(]/);
+  if (cut > 0) t = t.slice(0, cut);
+  t = t.trim().replace(/^\\/, '');
+  if (!t || /[^\w.:\\$]/.test(t)) return null;
+  return t;
+}

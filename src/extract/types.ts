@@ -1,0 +1,99 @@
+import type { ImportSpec, SymbolKind, Visibility } from '../lang/types.js';
+
+export interface ExtractedSymbol {
+  name: string;
+  qualifiedName: string;
+  kind: SymbolKind;
+  /** Index of the enclosing symbol in the same file's list; -1 only for the module symbol. */
+  parent: number;
+  startLine: number; // 1-based, inclusive
+  endLine: number;
+  signature: string;
+  /** First sentence of the docstring or doc comment. */
+  doc: string | null;
+  params: string[];
+  visibility: Visibility;
+  isAsync: boolean;
+  isStatic: boolean;
+  /** Attributes and globals the body assigns (Python). */
+  mutates: string[];
+  annotations: string[];
+  exported: boolean;
+  isTest: boolean;
+  /** The definition's name lies in a syntax-error region. */
+  inError: boolean;
+}
+
+export interface CallSite {
+  /** Index of the innermost enclosing symbol (function, method, class or the module). */
+  caller: number;
+  name: string;
+  /** Source text of the object the call goes through (`self`, `client.session`, `fmt`). */
+  receiver: string | null;
+  /** Declared or constructed type of the receiver when the file says it (`x: Foo`, `x = Foo()`). */
+  receiverType: string | null;
+  line: number;
+  inError: boolean;
+}
+
+export interface InheritRef {
+  symbol: number;
+  kind: 'extends' | 'implements';
+  /** The supertype as written, type arguments removed: `Base`, `models.Model`. */
+  name: string;
+  line: number;
+  inError: boolean;
+}
+
+export interface ExtractedImport extends ImportSpec {
+  inError: boolean;
+}
+
+export interface FileExtract {
+  path: string;
+  language: string;
+  loc: number;
+  /** The tree had syntax errors; symbols outside error regions are still here. */
+  partial: boolean;
+  errorCount: number;
+  isTest: boolean;
+  symbols: ExtractedSymbol[];
+  calls: CallSite[];
+  inherits: InheritRef[];
+  imports: ExtractedImport[];
+}
+
+/** Why a file's content kept it out of the index. */
+export type ContentSkipReason =
+  | 'binary' | 'minified' | 'generated' | 'secret' | 'unreadable' | 'too_large' | 'parse_failed';
+
+export interface SecretFinding {
+  rule: string;
+  line: number;
+  /** sha256 of path + rule + matched text; put it in the allowlist to accept this one finding. */
+  fingerprint: string;
+}
+
+export type FileOutcome =
+  | {
+      status: 'indexed';
+      path: string;
+      size: number;
+      hash: string;
+      /** Non-fatal: e.g. `invalid_utf8` (decoded with replacement characters). */
+      warnings: string[];
+      extract: FileExtract;
+    }
+  | {
+      status: 'skipped';
+      path: string;
+      language: string;
+      size: number;
+      hash: string | null;
+      reason: ContentSkipReason;
+      detail: string;
+      secrets?: SecretFinding[];
+    };
+
+export type SkippedOutcome = Extract<FileOutcome, { status: 'skipped' }>;
+export type IndexedOutcome = Extract<FileOutcome, { status: 'indexed' }>;

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { CG_DIR, loadConfig } from '../config/config.js';
+import { languageForFile } from '../lang/registry.js';
+import type { RepoView } from '../lang/types.js';
+import { headState } from '../repo/git.js';
+import { walkRepo } from '../repo/walk.js';
+import { resolveAll } from '../resolve/resolver.js';
+import type { ResolveOutput } from '../resolve/types.js';
+import { Allowlist } from '../secrets/allowlist.js';
+import { createBuild, discardBuild, publishBuild, type BuildTarget } from '../store/db.js';
+import { loadResolveInput } from '../store/load.js';
+import { createIndexes, SCHEMA_VERSION } from '../store/schema.js';
+import { IndexWriter, SYMBOLS_PER_FILE } from '../store/writer.js';
+import type { FileOutcome } from '../extract/types.js';
+import { extractAll } from './extract-pool.js';
+import { acquireWriterLock } from './lock.js';
+import { ensureInitialized } from './init.js';
+
+export const CG_VERSION = '0.1.0';
+
+export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'write';
+
+export interface BuildProgress {
+  phase: BuildPhase;
+  done: number;
+  total: number;
+}
+
+export interface BuildSummary {
+  root: string;
+  files: number;
+  symbols: number;
+  edges: number;
+  skipped: number;
+  partial: number;
+  durationMs: number;
+  skippedByReason: Record<string, number>;
+  languages: Record<string, { files: number; symbols: number; loc: number }>;
+  commit: string | null;
+  buildId: string;
+  calls: ResolveOutput['calls'];
+  imports: ResolveOutput['imports'];
+}
+
+/**
+ * A full build: walk, extract on worker threads while streaming results into a new database,
+ * resolve edges over the whole repository, then publish the new database in one atomic switch.
+ */
+export async function buildIndex(root: string, onProgress: (p: BuildProgress) => void = () => {}): Promise<BuildSummary> {
+  const started = performance.now();
+  ensureInitialized(root);
+  const config = loadConfig(root);
+  const lock = acquireWriterLock(root);
+  let build: BuildTarget | null = null;
+  try {
+    onProgress({ phase: 'scan', done: 0, total: 0 });
+    const walk = walkRepo(root, {
+      maxFileBytes: config.maxFileBytes,
+      vendorDirs: config.vendorDirs,
+      exclude: config.exclude,
+      languageOf: (name) => languageForFile(name)?.id ?? null,
+    });
+    build = createBuild(root);
+    const db = build.db;
+    const writer = new IndexWriter(db);
+    const skippedByReason: Record<string, number> = {};
+    const countSkip = (reason: string) => (skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1);
+    db.transaction(() => {
+      for (const s of walk.skipped) {
+        writer.addSkipped(s.path, s.reason, s.detail ?? null, s.isDir, s.isDir ? null : languageForFile(s.path)?.id ?? null);
+        countSkip(s.reason);
+      }
+    })();
+
+    const fileIds = new Map(walk.files.map((f, i) => [f.path, i + 1]));
+    const languages: BuildSummary['languages'] = {};
+    let files = 0;
+    let symbols = 0;
+    let partial = 0;
+    let done = 0;
+    const store = db.transaction((outcomes: FileOutcome[]) => {
+      for (const o of outcomes) {
+        if (o.status === 'indexed' && o.extract.symbols.length >= SYMBOLS_PER_FILE) {
+          writer.addSkipped(o.path, 'too_many_symbols', `${o.extract.symbols.length} symbols`, false, o.extract.language);
+          countSkip('too_many_symbols');
+        } else if (o.status === 'indexed') {
+          writer.addFile(o, fileIds.get(o.path)!);
+          const x = o.extract;
+          const l = (languages[x.language] ??= { files: 0, symbols: 0, loc: 0 });
+          l.files++;
+          l.symbols += x.symbols.length;
+          l.loc += x.loc;
+          files++;
+          symbols += x.symbols.length;
+          if (x.partial) partial++;
+        } else {
+          writer.addSkippedOutcome(o);
+          countSkip(o.reason);
+        }
+      }
+    });
+    const jobs = walk.files.map((f) => ({ path: f.path, language: f.language, size: f.size }));
+    const opts = {
+      root,
+      maxFileBytes: config.maxFileBytes,
+      secretsEnabled: config.secrets.enabled,
+      allowlist: Allowlist.load(root, config.secrets.allowlistFile).data,
+    };
+    onProgress({ phase: 'parse', done: 0, total: jobs.length });
+    await extractAll(jobs, opts, config.workers, (outcomes) => {
+      store(outcomes);
+      done += outcomes.length;
+      onProgress({ phase: 'parse', done, total: jobs.length });
+    });
+
+    onProgress({ phase: 'resolve', done: 0, total: 1 });
+    const resolved = resolveAll(loadResolveInput(db), repoView(root, new Set(fileIds.keys())));
+    onProgress({ phase: 'write', done: 0, total: 1 });
+    db.transaction(() => writer.addEdges(resolved.edges))();
+    createIndexes(db);
+    const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n;
+    const head = headState(root);
+    const commit = head.kind === 'commit' ? head.commit : null;
+    const durationMs = Math.round(performance.now() - started);
+    writer.setMeta({
+      schema_version: SCHEMA_VERSION,
+      cg_version: CG_VERSION,
+      generation: 1,
+      build_id: build.id,
+      indexed_commit: commit ?? '',
+      indexed_branch: head.kind === 'commit' || head.kind === 'unborn' ? head.branch ?? '' : '',
+      head_state: head.kind,
+      indexed_at: new Date().toISOString(),
+      duration_ms: durationMs,
+      walk_unsupported: walk.unsupported,
+      call_stats: JSON.stringify(resolved.calls),
+      import_stats: JSON.stringify(resolved.imports),
+    });
+    db.pragma('optimize');
+    publishBuild(root, build);
+    return {
+      root, files, symbols, edges, partial, durationMs, commit, buildId: build.id, languages, skippedByReason,
+      skipped: Object.values(skippedByReason).reduce((a, b) => a + b, 0),
+      calls: resolved.calls, imports: resolved.imports,
+    };
+  } catch (err) {
+    if (build) discardBuild(build);
+    throw err;
+  } finally {
+    lock.release();
+  }
+}
+
+/** Import resolvers read configuration files (go.mod, composer.json) through this, inside the root only. */
+function repoView(root: string, files: Set<string>): RepoView {
+  return {
+    root,
+    files,
+    readText(rel: string) {
+      const abs = path.resolve(root, rel);
+      if (!abs.startsWith(root + path.sep) || abs.includes(`${path.sep}${CG_DIR}${path.sep}`)) return null;
+      try {
+        return fs.readFileSync(abs, 'utf8');
+      } catch {
+        return null;
+      }
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { Language, Parser, Query } from 'web-tree-sitter';
+import { CgError, errorMessage } from '../errors.js';
+import { QUERIES_DIR } from '../paths.js';
+import type { LanguageSpec } from './types.js';
+
+const require = createRequire(import.meta.url);
+
+/** A language ready to parse: grammar loaded, all of its query files compiled into one query. */
+export interface LoadedLanguage {
+  spec: LanguageSpec;
+  parser: Parser;
+  query: Query;
+}
+
+let initDone: Promise<void> | null = null;
+const cache = new Map<string, Promise<LoadedLanguage>>();
+
+/**
+ * One query per language, made of every `.scm` file in its folder, so a file's tree is walked once
+ * whatever the number of roles (definitions, calls, imports…) the patterns play.
+ */
+export function querySource(spec: LanguageSpec): string {
+  const dir = path.join(QUERIES_DIR, spec.queryDir);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.scm')).sort();
+  } catch (err) {
+    throw new CgError('internal', `Query files for ${spec.displayName} are missing (${dir}): ${errorMessage(err)}`,
+      'Reinstall cg; the queries/ folder ships with the package.');
+  }
+  return names.map((n) => `; ---- ${n}\n${fs.readFileSync(path.join(dir, n), 'utf8')}`).join('\n');
+}
+
+export function loadLanguage(spec: LanguageSpec): Promise<LoadedLanguage> {
+  let p = cache.get(spec.id);
+  if (!p) {
+    p = load(spec);
+    cache.set(spec.id, p);
+  }
+  return p;
+}
+
+async function load(spec: LanguageSpec): Promise<LoadedLanguage> {
+  initDone ??= Parser.init();
+  await initDone;
+  const wasm = require.resolve(`@repomix/tree-sitter-wasms/out/${spec.grammar}`);
+  const language = await Language.load(wasm);
+  const parser = new Parser();
+  parser.setLanguage(language);
+  let query: Query;
+  try {
+    query = new Query(language, querySource(spec));
+  } catch (err) {
+    throw new CgError('internal', `The ${spec.displayName} queries do not compile: ${errorMessage(err)}`,
+      `Fix queries/${spec.queryDir}/*.scm.`);
+  }
+  return { spec, parser, query };
+}

@@ -1,0 +1,137 @@
+import type { Node } from 'web-tree-sitter';
+import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
+import { dirOf, stripExt } from './paths.js';
+
+// `tests/` holds tests; a `test/` or `testing/` package is often library code (django/test/).
+const TEST_DIRS = /(^|\/)tests\//;
+
+function parseImport(node: Node): ImportSpec[] {
+  const line = node.startPosition.row + 1;
+  if (node.type === 'import_statement') {
+    return node.childrenForFieldName('name').map((n) => {
+      if (n.type === 'aliased_import') {
+        return { module: n.childForFieldName('name')!.text, alias: n.childForFieldName('alias')?.text, names: [], line };
+      }
+      // `import a.b` binds `a.b` as written, which is how calls through it spell their receiver.
+      return { module: n.text, alias: n.text, names: [], line };
+    });
+  }
+  const moduleNode = node.childForFieldName('module_name');
+  if (!moduleNode) return [];
+  const spec: ImportSpec = { module: moduleNode.text.replace(/\s+/g, ''), names: [], line };
+  for (const n of node.childrenForFieldName('name')) {
+    if (n.type === 'aliased_import') {
+      spec.names.push({ name: n.childForFieldName('name')!.text, alias: n.childForFieldName('alias')?.text });
+    } else {
+      spec.names.push({ name: n.text });
+    }
+  }
+  if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) spec.wildcard = true;
+  return [spec];
+}
+
+/** `src/jinja2/environment.py` -> `jinja2.environment`; a package's `__init__.py` is the package. */
+function moduleName(path: string): string {
+  const dotted = stripExt(path).replace(/\/__init__$/, '').replace(/^(src|lib)\//, '');
+  return dotted.split('/').join('.') || stripExt(path);
+}
+
+/**
+ * Absolute imports are matched against every dotted suffix of each file's path, so packages under
+ * `src/`, `lib/` or the repository root all resolve without configuration; when several files claim
+ * a name, the one nearest the importing file wins.
+ */
+function createImportResolver(repo: RepoView): ImportResolver {
+  const byModule = new Map<string, string[]>();
+  for (const file of repo.files) {
+    if (!/\.pyi?$/.test(file)) continue;
+    const parts = stripExt(file).replace(/\/__init__$/, '').split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const key = parts.slice(i).join('.');
+      const list = byModule.get(key);
+      if (list) list.push(file);
+      else byModule.set(key, [file]);
+    }
+  }
+  const lookup = (dotted: string, fromPath: string): string[] | null => {
+    const hits = byModule.get(dotted);
+    if (!hits) return null;
+    if (hits.length === 1) return hits;
+    const prefer = (f: string) => [f.endsWith('.pyi') ? 1 : 0, -sharedPrefix(f, fromPath), f.split('/').length] as const;
+    const best = [...hits].sort((a, b) => cmpTuple(prefer(a), prefer(b)))[0];
+    return [best];
+  };
+  const fileFor = (dirPath: string): string[] | null => {
+    for (const cand of [`${dirPath}.py`, `${dirPath}/__init__.py`, `${dirPath}.pyi`, `${dirPath}/__init__.pyi`]) {
+      if (repo.files.has(cand.replace(/^\//, ''))) return [cand.replace(/^\//, '')];
+    }
+    return null;
+  };
+  const relativeBase = (module: string, fromPath: string): { dir: string; rest: string } => {
+    const dots = /^\.+/.exec(module)![0].length;
+    let dir = dirOf(fromPath);
+    for (let i = 1; i < dots; i++) dir = dirOf(dir);
+    return { dir, rest: module.slice(dots) };
+  };
+  return {
+    resolveModule(spec, fromPath) {
+      if (spec.module.startsWith('.')) {
+        const { dir, rest } = relativeBase(spec.module, fromPath);
+        if (!rest) return fileFor(dir);
+        return fileFor(`${dir}/${rest.split('.').join('/')}`.replace(/^\//, ''));
+      }
+      return lookup(spec.module, fromPath);
+    },
+    resolveMember(spec, name, fromPath) {
+      if (spec.module.startsWith('.')) {
+        const { dir, rest } = relativeBase(spec.module, fromPath);
+        const base = rest ? `${dir}/${rest.split('.').join('/')}` : dir;
+        return fileFor(`${base}/${name}`.replace(/^\//, ''));
+      }
+      return lookup(`${spec.module}.${name}`, fromPath);
+    },
+  };
+}
+
+function sharedPrefix(a: string, b: string): number {
+  const pa = a.split('/');
+  const pb = b.split('/');
+  let i = 0;
+  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
+  return i;
+}
+
+function cmpTuple(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+export const python: LanguageSpec = {
+  id: 'python',
+  displayName: 'Python',
+  extensions: ['.py', '.pyi'],
+  grammar: 'tree-sitter-python.wasm',
+  queryDir: 'python',
+  commentTypes: ['comment'],
+  wrapperTypes: ['decorated_definition'],
+  annotationTypes: ['decorator'],
+  selfNames: ['self', 'cls'],
+  // `from django.http import HttpResponse` works because django/http/__init__.py imports it.
+  importedNamesAreExported: true,
+  staticAnnotations: ['staticmethod'],
+  visibility: ({ name }) => (/^__.*__$/.test(name) ? 'public' : name.startsWith('_') ? 'private' : 'public'),
+  parseImport,
+  moduleName,
+  isTestFile: (path) => {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    return /^test_.*\.py$|_test\.py$|^conftest\.py$/.test(base) || TEST_DIRS.test(path);
+  },
+  isTestSymbol: ({ name, kind, parentName, inTestFile }) => {
+    if (!inTestFile) return false;
+    if (kind === 'class') return /^Test/.test(name);
+    if (kind === 'function') return /^test/.test(name);
+    if (kind === 'method') return /^test/.test(name) && !!parentName;
+    return false;
+  },
+  createImportResolver,
+};

@@ -1,0 +1,28 @@
+import { CgError } from '../errors.js';
+import type { LanguageSpec } from './types.js';
+import { python } from './python.js';
+
+/** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
+export const LANGUAGES: readonly LanguageSpec[] = [python];
+
+const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
+const byExt = new Map<string, LanguageSpec>();
+for (const lang of LANGUAGES) for (const ext of lang.extensions) byExt.set(ext, lang);
+
+/** The language for a file name, by its longest matching extension (`.d.ts` before `.ts`). */
+export function languageForFile(fileName: string): LanguageSpec | null {
+  const base = fileName.slice(fileName.lastIndexOf('/') + 1);
+  for (let i = base.indexOf('.'); i !== -1; i = base.indexOf('.', i + 1)) {
+    const lang = byExt.get(base.slice(i).toLowerCase());
+    if (lang) return lang;
+  }
+  return null;
+}
+
+export function languageById(id: string): LanguageSpec {
+  const lang = byId.get(id);
+  if (!lang) {
+    throw new CgError('usage', `Unknown language "${id}"`, `Known languages: ${LANGUAGES.map((l) => l.id).join(', ')}.`);
+  }
+  return lang;
+}

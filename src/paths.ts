@@ -1,0 +1,10 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+/**
+ * The installed package's root (holding queries/, dist/, hooks/), the same whether this module runs
+ * from dist/ or, under the test runner, from src/.
+ */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const QUERIES_DIR = path.join(PACKAGE_ROOT, 'queries');

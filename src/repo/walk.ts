@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { IgnoreRules } from '../config/ignore.js';
+import { CG_DIR } from '../config/config.js';
+
+/** Why a path found on disk was not handed to the parser. */
+export type WalkSkipReason =
+  | 'ignored'          // .gitignore, .cgignore, .git/info/exclude or config.exclude
+  | 'vendored'         // a dependency or build-output directory (config.vendorDirs)
+  | 'symlink'          // links are not followed: no loops, no files outside the repository
+  | 'not_regular_file' // FIFOs, sockets, devices: reading them could block or mean nothing
+  | 'too_large'
+  | 'unreadable';
+
+export interface WalkEntry {
+  path: string; // repo-relative POSIX
+  size: number;
+  language: string;
+}
+
+export interface WalkSkip {
+  path: string;
+  reason: WalkSkipReason;
+  isDir: boolean;
+  detail?: string;
+}
+
+export interface WalkResult {
+  files: WalkEntry[];
+  skipped: WalkSkip[];
+  /** Regular files whose extension no language claims; counted, not listed. */
+  unsupported: number;
+}
+
+export interface WalkOptions {
+  maxFileBytes: number;
+  vendorDirs: string[];
+  exclude: string[];
+  /** The language of a file name, or null when no registered language handles it. */
+  languageOf: (fileName: string) => string | null;
+}
+
+/** Lists the files to index under `root`, deterministic (sorted) and without following links. */
+export function walkRepo(root: string, opts: WalkOptions): WalkResult {
+  const result: WalkResult = { files: [], skipped: [], unsupported: 0 };
+  const vendor = new Set(opts.vendorDirs);
+  const visit = (dirRel: string, rules: IgnoreRules) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(root, dirRel), { withFileTypes: true });
+    } catch (err) {
+      result.skipped.push({ path: dirRel || '.', reason: 'unreadable', isDir: true, detail: (err as Error).message });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const ent of entries) {
+      const rel = dirRel ? `${dirRel}/${ent.name}` : ent.name;
+      if (ent.isDirectory()) {
+        if (ent.name === '.git' || ent.name === CG_DIR) continue;
+        if (rules.ignores(rel, true)) result.skipped.push({ path: rel, reason: 'ignored', isDir: true });
+        else if (vendor.has(ent.name)) result.skipped.push({ path: rel, reason: 'vendored', isDir: true });
+        else visit(rel, rules.enter(root, rel));
+        continue;
+      }
+      const language = ent.isFile() || ent.isSymbolicLink() ? opts.languageOf(ent.name) : null;
+      if (ent.isSymbolicLink()) {
+        if (language && !rules.ignores(rel, false)) result.skipped.push({ path: rel, reason: 'symlink', isDir: false });
+        continue;
+      }
+      if (!ent.isFile()) {
+        if (!rules.ignores(rel, false)) result.skipped.push({ path: rel, reason: 'not_regular_file', isDir: false });
+        continue;
+      }
+      if (!language) {
+        result.unsupported++;
+        continue;
+      }
+      if (rules.ignores(rel, false)) {
+        result.skipped.push({ path: rel, reason: 'ignored', isDir: false });
+        continue;
+      }
+      let size: number;
+      try {
+        size = fs.statSync(path.join(root, rel)).size;
+      } catch (err) {
+        result.skipped.push({ path: rel, reason: 'unreadable', isDir: false, detail: (err as Error).message });
+        continue;
+      }
+      if (size > opts.maxFileBytes) {
+        result.skipped.push({ path: rel, reason: 'too_large', isDir: false, detail: `${size} bytes` });
+        continue;
+      }
+      result.files.push({ path: rel, size, language });
+    }
+  };
+  visit('', IgnoreRules.forRoot(root, opts.exclude));
+  return result;
+}

@@ -1,0 +1,68 @@
+import type { EdgeRow } from '../store/writer.js';
+import type { ImportSpec } from '../lang/types.js';
+
+/** What resolution reads: the stored extraction of every file, without parse trees. */
+export interface RFile {
+  id: number;
+  path: string;
+  language: string;
+  isTest: boolean;
+}
+
+export interface RSymbol {
+  id: number;
+  fileId: number;
+  parentId: number | null;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  exported: boolean;
+  isTest: boolean;
+}
+
+export interface RImport extends ImportSpec {
+  fileId: number;
+  inError: boolean;
+}
+
+export interface RRef {
+  fileId: number;
+  symbolId: number;
+  kind: 'call' | 'extends' | 'implements';
+  name: string;
+  receiver: string | null;
+  receiverType: string | null;
+  line: number;
+  inError: boolean;
+}
+
+export interface ResolveInput {
+  files: RFile[];
+  symbols: RSymbol[];
+  imports: RImport[];
+  refs: RRef[];
+}
+
+/** How a call site was tied to its target, strongest first; the confidence follows from it. */
+export type CallTier =
+  | 'local'      // defined in the same file, in scope at the call
+  | 'member'     // a method of the receiver's known type (self/this, declared or constructed type)
+  | 'import'     // a name or module the file imports
+  | 'shared'     // same package / module without an import (Go, Java, Swift)
+  | 'inherited'  // a method found on a supertype
+  | 'global';    // only a name match somewhere in the repository
+
+export interface CallStats {
+  total: number;
+  resolved: number;
+  /** Calls through an imported module that is not in the repository (a dependency, the stdlib). */
+  external: number;
+  unresolved: number;
+  byTier: Partial<Record<CallTier, number>>;
+}
+
+export interface ResolveOutput {
+  edges: EdgeRow[];
+  calls: Record<string, CallStats>; // per language
+  imports: Record<string, { total: number; internal: number; external: number; unresolved: number }>;
+}

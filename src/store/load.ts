@@ -1,0 +1,25 @@
+import type Database from 'better-sqlite3';
+import type { ResolveInput, RImport, RRef } from '../resolve/types.js';
+
+/** Everything resolution needs, read back from the tables the extraction filled. */
+export function loadResolveInput(db: Database.Database): ResolveInput {
+  const files = (db.prepare('SELECT id, path, language, is_test FROM files').raw().all() as [number, string, string, number][])
+    .map(([id, path, language, isTest]) => ({ id, path, language, isTest: isTest === 1 }));
+  const symbols = (db.prepare(`SELECT id, file_id, parent_id, name, qualified_name, kind, exported, is_test FROM symbols`)
+    .raw().all() as [number, number, number | null, string, string, string, number, number][])
+    .map(([id, fileId, parentId, name, qualifiedName, kind, exported, isTest]) => ({
+      id, fileId, parentId, name, qualifiedName, kind, exported: exported === 1, isTest: isTest === 1,
+    }));
+  const imports = (db.prepare(`SELECT file_id, module, names, alias, wildcard, reexport, line, in_error FROM imports ORDER BY id`)
+    .raw().all() as [number, string, string, string | null, number, number, number, number][])
+    .map(([fileId, module, names, alias, wildcard, reexport, line, inError]): RImport => ({
+      fileId, module, names: JSON.parse(names), alias: alias ?? undefined, wildcard: wildcard === 1,
+      reexport: reexport === 1, line, inError: inError === 1,
+    }));
+  const refs = (db.prepare(`SELECT file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error FROM refs ORDER BY id`)
+    .raw().all() as [number, number, RRef['kind'], string, string | null, string | null, number, number][])
+    .map(([fileId, symbolId, kind, name, receiver, receiverType, line, inError]): RRef => ({
+      fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1,
+    }));
+  return { files, symbols, imports, refs };
+}

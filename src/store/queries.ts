@@ -1,0 +1,195 @@
+import type Database from 'better-sqlite3';
+import picomatch from 'picomatch';
+
+/** A symbol as every command and tool returns it (JSON, camelCase, repo-relative POSIX paths). */
+export interface SymbolInfo {
+  id: number;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  language: string;
+  file: string;
+  startLine: number;
+  endLine: number;
+  signature: string;
+  doc: string | null;
+  params: string[];
+  visibility: string;
+  isAsync: boolean;
+  isStatic: boolean;
+  mutates: string[];
+  annotations: string[];
+  exported: boolean;
+  isTest: boolean;
+  inError: boolean;
+  parentId: number | null;
+}
+
+const SYMBOL_COLUMNS = `s.id, s.name, s.qualified_name, s.kind, f.language, f.path, s.start_line, s.end_line, s.signature,
+  s.doc, s.params, s.visibility, s.is_async, s.is_static, s.mutates, s.annotations, s.exported, s.is_test, s.in_error,
+  s.parent_id`;
+
+type SymbolRow = [number, string, string, string, string, string, number, number, string, string | null, string, string,
+  number, number, string, string, number, number, number, number | null];
+
+function toSymbol(r: SymbolRow): SymbolInfo {
+  return {
+    id: r[0], name: r[1], qualifiedName: r[2], kind: r[3], language: r[4], file: r[5], startLine: r[6], endLine: r[7],
+    signature: r[8], doc: r[9], params: JSON.parse(r[10]), visibility: r[11], isAsync: r[12] === 1, isStatic: r[13] === 1,
+    mutates: JSON.parse(r[14]), annotations: JSON.parse(r[15]), exported: r[16] === 1, isTest: r[17] === 1,
+    inError: r[18] === 1, parentId: r[19],
+  };
+}
+
+export function symbolsWhere(db: Database.Database, where: string, params: unknown[] = [], tail = ''): SymbolInfo[] {
+  const rows = db.prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${where} ${tail}`)
+    .raw().all(...params) as SymbolRow[];
+  return rows.map(toSymbol);
+}
+
+export function symbolById(db: Database.Database, id: number): SymbolInfo | null {
+  return symbolsWhere(db, 's.id = ?', [id])[0] ?? null;
+}
+
+export interface SymbolSearch {
+  pattern: string;
+  kind?: string;
+  fileGlob?: string;
+  limit: number;
+}
+
+/**
+ * Symbols by name. A pattern with `*` or `?` is a glob; otherwise a case-insensitive substring.
+ * A pattern with a dot (`Environment.get_template`) matches qualified names. Exact matches rank
+ * first, then prefixes, then the rest; ties go to shorter names and then to paths.
+ */
+export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: number; symbols: SymbolInfo[] } {
+  const column = /[.]|::/.test(q.pattern) ? 's.qualified_name' : 's.name';
+  const pattern = q.pattern.replace(/::/g, '.');
+  const isGlob = /[*?]/.test(pattern);
+  const like = isGlob
+    ? pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%').replace(/\?/g, '_')
+    : `%${pattern.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const conds = [`${column} LIKE ? ESCAPE '\\'`, "s.kind != 'module'"];
+  const params: unknown[] = [like];
+  if (q.kind) {
+    conds.push('s.kind = ?');
+    params.push(q.kind);
+  }
+  let rows = symbolsWhere(db, conds.join(' AND '), params);
+  if (q.fileGlob) {
+    const match = picomatch(q.fileGlob, { dot: true, basename: !q.fileGlob.includes('/') });
+    rows = rows.filter((s) => match(s.file));
+  }
+  const lower = pattern.toLowerCase();
+  const rank = (s: SymbolInfo) => {
+    const name = (column === 's.name' ? s.name : s.qualifiedName).toLowerCase();
+    if (isGlob) return 0;
+    return name === lower ? 0 : name.startsWith(lower) ? 1 : 2;
+  };
+  rows.sort((a, b) => rank(a) - rank(b) || a.name.length - b.name.length || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)
+    || a.startLine - b.startLine);
+  return { total: rows.length, symbols: rows.slice(0, q.limit) };
+}
+
+/**
+ * The symbols a command-line argument names: `file.py:Name`, a qualified name (`Env.get`), or a
+ * plain name. Exact qualified matches win over plain-name matches.
+ */
+export function findSymbolsByRef(db: Database.Database, ref: string, fileGlob?: string): SymbolInfo[] {
+  let name = ref.replace(/::/g, '.');
+  let file: string | null = null;
+  const colon = /^(.+\.[A-Za-z0-9]+):([^/]+)$/.exec(ref);
+  if (colon) {
+    file = colon[1];
+    name = colon[2].replace(/::/g, '.');
+  }
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  if (file) {
+    conds.push('f.path = ?');
+    params.push(file);
+  }
+  let rows = symbolsWhere(db, [...conds, 's.qualified_name = ? COLLATE NOCASE'].join(' AND '), [...params, name]);
+  if (!rows.length && !name.includes('.')) rows = symbolsWhere(db, [...conds, 's.name = ? COLLATE NOCASE'].join(' AND '), [...params, name]);
+  if (rows.some((s) => s.qualifiedName === name || s.name === name)) rows = rows.filter((s) => s.qualifiedName === name || s.name === name);
+  if (rows.some((s) => s.kind !== 'module')) rows = rows.filter((s) => s.kind !== 'module');
+  if (fileGlob) {
+    const match = picomatch(fileGlob, { dot: true, basename: !fileGlob.includes('/') });
+    rows = rows.filter((s) => match(s.file));
+  }
+  return rows;
+}
+
+export interface EdgeInfo {
+  src: number;
+  dst: number | null;
+  kind: string;
+  confidence: number;
+  line: number | null;
+  target: string | null;
+}
+
+export function edgesTo(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
+  return db.prepare(`SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
+    WHERE dst_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
+}
+
+export function edgesFrom(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
+  return db.prepare(`SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
+    WHERE src_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
+}
+
+export interface FileRow {
+  id: number;
+  path: string;
+  language: string;
+  hash: string;
+  size: number;
+  loc: number;
+  partial: boolean;
+  errorCount: number;
+  isTest: boolean;
+  warnings: string[];
+}
+
+export function fileByPath(db: Database.Database, p: string): FileRow | null {
+  const r = db.prepare('SELECT id, path, language, hash, size, loc, partial, error_count, is_test, warnings FROM files WHERE path = ?')
+    .raw().get(p) as [number, string, string, string, number, number, number, number, number, string | null] | undefined;
+  if (!r) return null;
+  return {
+    id: r[0], path: r[1], language: r[2], hash: r[3], size: r[4], loc: r[5], partial: r[6] === 1, errorCount: r[7],
+    isTest: r[8] === 1, warnings: r[9] ? JSON.parse(r[9]) : [],
+  };
+}
+
+export function skippedByPath(db: Database.Database, p: string): { reason: string; detail: string | null } | null {
+  return (db.prepare('SELECT reason, detail FROM skipped WHERE path = ?').get(p) as { reason: string; detail: string | null }) ?? null;
+}
+
+export interface ImportRow {
+  module: string;
+  names: { name: string; alias?: string }[];
+  alias: string | null;
+  wildcard: boolean;
+  reexport: boolean;
+  line: number;
+}
+
+export function importsOfFile(db: Database.Database, fileId: number): ImportRow[] {
+  return (db.prepare('SELECT module, names, alias, wildcard, reexport, line FROM imports WHERE file_id = ? ORDER BY line, id')
+    .all(fileId) as { module: string; names: string; alias: string | null; wildcard: number; reexport: number; line: number }[])
+    .map((r) => ({ ...r, names: JSON.parse(r.names), wildcard: r.wildcard === 1, reexport: r.reexport === 1 }));
+}
+
+export function importEdgesOfFile(db: Database.Database, fileId: number): { line: number; dst: number | null; target: string | null;
+  confidence: number; file: string | null; qualifiedName: string | null; kind: string | null }[] {
+  return db.prepare(`SELECT e.line, e.dst_id AS dst, e.target, e.confidence, f.path AS file, s.qualified_name AS qualifiedName,
+      s.kind AS kind
+    FROM edges e LEFT JOIN symbols s ON s.id = e.dst_id LEFT JOIN files f ON f.id = s.file_id
+    WHERE e.file_id = ? AND e.kind = 'imports' ORDER BY e.line`).all(fileId) as never;
+}
+
+export function countRows(db: Database.Database, sql: string, params: unknown[] = []): number {
+  return (db.prepare(sql).raw().get(...params) as [number])[0];
+}

@@ -1,0 +1,123 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Bump on any change that an older reader or writer would misread. An index with another version is
+ * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
+ */
+export const SCHEMA_VERSION = 1;
+
+const DDL = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE files (
+  id          INTEGER PRIMARY KEY,
+  path        TEXT NOT NULL UNIQUE,
+  language    TEXT NOT NULL,
+  hash        TEXT NOT NULL,
+  size        INTEGER NOT NULL,
+  loc         INTEGER NOT NULL,
+  partial     INTEGER NOT NULL DEFAULT 0,
+  error_count INTEGER NOT NULL DEFAULT 0,
+  is_test     INTEGER NOT NULL DEFAULT 0,
+  warnings    TEXT
+);
+
+-- Paths found but not indexed, with the reason; directories count once.
+CREATE TABLE skipped (
+  path     TEXT PRIMARY KEY,
+  reason   TEXT NOT NULL,
+  detail   TEXT,
+  is_dir   INTEGER NOT NULL DEFAULT 0,
+  language TEXT
+) WITHOUT ROWID;
+
+CREATE TABLE secret_findings (
+  path        TEXT NOT NULL,
+  rule        TEXT NOT NULL,
+  line        INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL
+);
+
+CREATE TABLE symbols (
+  id             INTEGER PRIMARY KEY,
+  file_id        INTEGER NOT NULL,
+  parent_id      INTEGER,
+  name           TEXT NOT NULL,
+  qualified_name TEXT NOT NULL,
+  kind           TEXT NOT NULL,
+  start_line     INTEGER NOT NULL,
+  end_line       INTEGER NOT NULL,
+  signature      TEXT NOT NULL,
+  doc            TEXT,
+  params         TEXT NOT NULL,   -- JSON array of strings
+  visibility     TEXT NOT NULL,
+  is_async       INTEGER NOT NULL,
+  is_static      INTEGER NOT NULL,
+  mutates        TEXT NOT NULL,   -- JSON array of strings
+  annotations    TEXT NOT NULL,   -- JSON array of strings
+  exported       INTEGER NOT NULL,
+  is_test        INTEGER NOT NULL,
+  in_error       INTEGER NOT NULL
+);
+
+-- Import statements as written; their resolution is in edges (kind 'imports').
+CREATE TABLE imports (
+  id       INTEGER PRIMARY KEY,
+  file_id  INTEGER NOT NULL,
+  module   TEXT NOT NULL,
+  names    TEXT NOT NULL,         -- JSON [{name, alias?}]
+  alias    TEXT,
+  wildcard INTEGER NOT NULL,
+  reexport INTEGER NOT NULL,
+  line     INTEGER NOT NULL,
+  in_error INTEGER NOT NULL
+);
+
+-- Unresolved references as written (call sites, supertypes), kept so edges can be re-resolved
+-- without re-parsing when other files change.
+CREATE TABLE refs (
+  id            INTEGER PRIMARY KEY,
+  file_id       INTEGER NOT NULL,
+  symbol_id     INTEGER NOT NULL,  -- the caller, or the subtype for extends/implements
+  kind          TEXT NOT NULL,     -- call | extends | implements
+  name          TEXT NOT NULL,
+  receiver      TEXT,
+  receiver_type TEXT,
+  line          INTEGER NOT NULL,
+  in_error      INTEGER NOT NULL
+);
+
+-- The graph. dst_id is NULL for imports of modules outside the repository (target = module name).
+CREATE TABLE edges (
+  src_id     INTEGER NOT NULL,
+  dst_id     INTEGER,
+  kind       TEXT NOT NULL,        -- contains | imports | calls | extends | implements | tests
+  confidence REAL NOT NULL,
+  line       INTEGER,
+  file_id    INTEGER NOT NULL,     -- the file the edge is written in
+  target     TEXT
+);
+`;
+
+const INDEXES = `
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qualified_name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
+CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
+CREATE INDEX IF NOT EXISTS edges_src ON edges(src_id, kind);
+CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_id, kind);
+CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
+`;
+
+/** Tables first; indexes after the bulk load of a full build, which is faster than maintaining them. */
+export function createTables(db: Database.Database): void {
+  db.exec(DDL);
+}
+
+export function createIndexes(db: Database.Database): void {
+  db.exec(INDEXES);
+}

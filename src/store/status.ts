@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import type Database from 'better-sqlite3';
+import type { CallStats } from '../resolve/types.js';
+import { currentDbPath, readMeta } from './db.js';
+import { countRows } from './queries.js';
+
+export interface IndexStatus {
+  root: string;
+  buildId: string;
+  schemaVersion: number;
+  cgVersion: string;
+  indexedAt: string;
+  durationMs: number;
+  dbBytes: number;
+  files: {
+    indexed: number;
+    partial: number;
+    invalidUtf8: number;
+    byLanguage: Record<string, { files: number; symbols: number; loc: number; partial: number }>;
+  };
+  symbols: number;
+  symbolsByKind: Record<string, number>;
+  edges: number;
+  edgesByKind: Record<string, number>;
+  skipped: { total: number; byReason: Record<string, number> };
+  excludedSecrets: { path: string; rule: string; line: number; fingerprint: string }[];
+  /** Files no supported language claims (not listed one by one). */
+  unsupportedFiles: number;
+  calls: Record<string, CallStats>;
+  imports: Record<string, { total: number; internal: number; external: number; unresolved: number }>;
+}
+
+export function indexStatus(db: Database.Database, root: string): IndexStatus {
+  const meta = readMeta(db);
+  const group = (sql: string) => Object.fromEntries((db.prepare(sql).raw().all() as [string, number][]));
+  const byLanguage: IndexStatus['files']['byLanguage'] = {};
+  for (const [lang, files, loc, partial] of db.prepare(
+    'SELECT language, COUNT(*), SUM(loc), SUM(partial) FROM files GROUP BY language ORDER BY language').raw().all() as
+    [string, number, number, number][]) {
+    byLanguage[lang] = { files, symbols: 0, loc, partial };
+  }
+  for (const [lang, n] of db.prepare(
+    'SELECT f.language, COUNT(*) FROM symbols s JOIN files f ON f.id = s.file_id GROUP BY f.language').raw().all() as [string, number][]) {
+    if (byLanguage[lang]) byLanguage[lang].symbols = n;
+  }
+  const byReason = group('SELECT reason, COUNT(*) FROM skipped GROUP BY reason ORDER BY reason');
+  const dbFile = currentDbPath(root);
+  return {
+    root,
+    buildId: meta.build_id ?? '',
+    schemaVersion: Number(meta.schema_version),
+    cgVersion: meta.cg_version ?? '',
+    indexedAt: meta.indexed_at ?? '',
+    durationMs: Number(meta.duration_ms ?? 0),
+    dbBytes: dbFile ? fileSize(dbFile) + fileSize(`${dbFile}-wal`) : 0,
+    files: {
+      indexed: countRows(db, 'SELECT COUNT(*) FROM files'),
+      partial: countRows(db, 'SELECT COUNT(*) FROM files WHERE partial = 1'),
+      invalidUtf8: countRows(db, `SELECT COUNT(*) FROM files WHERE warnings LIKE '%invalid_utf8%'`),
+      byLanguage,
+    },
+    symbols: countRows(db, 'SELECT COUNT(*) FROM symbols'),
+    symbolsByKind: group('SELECT kind, COUNT(*) FROM symbols GROUP BY kind ORDER BY kind'),
+    edges: countRows(db, 'SELECT COUNT(*) FROM edges'),
+    edgesByKind: group('SELECT kind, COUNT(*) FROM edges GROUP BY kind ORDER BY kind'),
+    skipped: { total: Object.values(byReason).reduce((a, b) => a + b, 0), byReason },
+    excludedSecrets: db.prepare('SELECT path, rule, line, fingerprint FROM secret_findings ORDER BY path, line').all() as
+      IndexStatus['excludedSecrets'],
+    unsupportedFiles: Number(meta.walk_unsupported ?? 0),
+    calls: JSON.parse(meta.call_stats ?? '{}'),
+    imports: JSON.parse(meta.import_stats ?? '{}'),
+  };
+}
+
+function fileSize(p: string): number {
+  try {
+    return fs.statSync(p).size;
+  } catch {
+    return 0;
+  }
+}

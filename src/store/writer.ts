@@ -1,0 +1,89 @@
+import type Database from 'better-sqlite3';
+import type { IndexedOutcome, SkippedOutcome } from '../extract/types.js';
+
+export interface EdgeRow {
+  src: number;
+  dst: number | null;
+  kind: string;
+  confidence: number;
+  line: number | null;
+  fileId: number;
+  target: string | null;
+}
+
+/**
+ * Symbol ids are derived from the file id (`fileId * 2^20 + position in the file`), so they do not
+ * depend on the order in which worker threads finish, and a file's symbols can point at parents
+ * defined later in the same file (a Rust impl above its struct).
+ */
+export const SYMBOLS_PER_FILE = 1 << 20;
+
+export function symbolIdBase(fileId: number): number {
+  return fileId * SYMBOLS_PER_FILE;
+}
+
+/** Typed inserts for the index tables. */
+export class IndexWriter {
+  private readonly stmt;
+
+  constructor(db: Database.Database) {
+    this.stmt = {
+      file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      symbol: db.prepare(`INSERT INTO symbols (id, file_id, parent_id, name, qualified_name, kind, start_line, end_line,
+        signature, doc, params, visibility, is_async, is_static, mutates, annotations, exported, is_test, in_error)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      importRow: db.prepare(`INSERT INTO imports (file_id, module, names, alias, wildcard, reexport, line, in_error)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      edge: db.prepare(`INSERT INTO edges (src_id, dst_id, kind, confidence, line, file_id, target) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      skipped: db.prepare(`INSERT OR REPLACE INTO skipped (path, reason, detail, is_dir, language) VALUES (?, ?, ?, ?, ?)`),
+      secret: db.prepare(`INSERT INTO secret_findings (path, rule, line, fingerprint) VALUES (?, ?, ?, ?)`),
+      meta: db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`),
+    };
+  }
+
+  /** Stores one file's extraction: the file row, its symbols with contains edges, imports and refs. */
+  addFile(o: IndexedOutcome, fileId: number): void {
+    const x = o.extract;
+    const base = symbolIdBase(fileId);
+    if (x.symbols.length >= SYMBOLS_PER_FILE) throw new Error(`${x.path} has more than ${SYMBOLS_PER_FILE - 1} symbols`);
+    this.stmt.file.run(fileId, x.path, x.language, o.hash, o.size, x.loc, +x.partial, x.errorCount, +x.isTest,
+      o.warnings.length ? JSON.stringify(o.warnings) : null);
+    x.symbols.forEach((s, i) => {
+      const parent = s.parent >= 0 ? base + s.parent : null;
+      this.stmt.symbol.run(base + i, fileId, parent, s.name, s.qualifiedName, s.kind, s.startLine, s.endLine, s.signature,
+        s.doc, JSON.stringify(s.params), s.visibility, +s.isAsync, +s.isStatic, JSON.stringify(s.mutates),
+        JSON.stringify(s.annotations), +s.exported, +s.isTest, +s.inError);
+      if (parent !== null) this.stmt.edge.run(parent, base + i, 'contains', 1, s.startLine, fileId, null);
+    });
+    for (const imp of x.imports) {
+      this.stmt.importRow.run(fileId, imp.module, JSON.stringify(imp.names), imp.alias ?? null, +!!imp.wildcard,
+        +!!imp.reexport, imp.line, +imp.inError);
+    }
+    for (const c of x.calls) {
+      this.stmt.ref.run(fileId, base + c.caller, 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
+    }
+    for (const h of x.inherits) {
+      this.stmt.ref.run(fileId, base + h.symbol, h.kind, h.name, null, null, h.line, +h.inError);
+    }
+  }
+
+  addSkipped(path: string, reason: string, detail: string | null, isDir: boolean, language: string | null): void {
+    this.stmt.skipped.run(path, reason, detail, +isDir, language);
+  }
+
+  addSkippedOutcome(o: SkippedOutcome): void {
+    this.addSkipped(o.path, o.reason, o.detail, false, o.language);
+    for (const s of o.secrets ?? []) this.stmt.secret.run(o.path, s.rule, s.line, s.fingerprint);
+  }
+
+  addEdges(edges: EdgeRow[]): void {
+    for (const e of edges) this.stmt.edge.run(e.src, e.dst, e.kind, e.confidence, e.line, e.fileId, e.target);
+  }
+
+  setMeta(values: Record<string, string | number>): void {
+    for (const [k, v] of Object.entries(values)) this.stmt.meta.run(k, String(v));
+  }
+}
