@@ -25,6 +25,7 @@ interface Range {
 }
 
 const MAX_MUTATES = 20;
+const ERROR_WIDEN_MAX_LINES = 4;
 
 /** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
 export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
@@ -58,7 +59,6 @@ class FileExtractor {
   }
 
   run(): FileExtract {
-    if (this.root.hasError) this.collectErrors(this.root);
     const defs = new Map<number, DefMatch>();
     const calls: { call: Node; name: Node; receiver: Node | null }[] = [];
     const importNodes: Node[] = [];
@@ -108,6 +108,7 @@ class FileExtractor {
       }
     }
 
+    if (this.root.hasError) this.collectErrors(this.root, new Set(defs.keys()));
     this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc);
     const scopes = this.bindingScopes(bindings);
     this.attachMutates(mutateTargets, mutateGlobals);
@@ -129,12 +130,20 @@ class FileExtractor {
 
   // ---- syntax errors -------------------------------------------------------------------------
 
-  private collectErrors(node: Node): void {
+  /**
+   * Error regions: each ERROR or MISSING node, widened to its parent when the parent is a small
+   * construct (an expression or statement of a few lines), because the code around a parse error is
+   * guessed too. Definitions and large parents are not widened: their other members parse fine.
+   */
+  private collectErrors(node: Node, defNodes: Set<number>): void {
     if (node.isError || node.isMissing) {
-      this.errors.push({ start: node.startIndex, end: Math.max(node.endIndex, node.startIndex + 1) });
+      const p = node.parent;
+      const small = p && p.parent && !defNodes.has(p.id) && p.endPosition.row - p.startPosition.row <= ERROR_WIDEN_MAX_LINES;
+      const region = small ? p : node;
+      this.errors.push({ start: region.startIndex, end: Math.max(region.endIndex, region.startIndex + 1) });
       return;
     }
-    for (const child of node.children) if (child && child.hasError) this.collectErrors(child);
+    for (const child of node.children) if (child && child.hasError) this.collectErrors(child, defNodes);
   }
 
   private inError(node: Node): boolean {
