@@ -40,14 +40,15 @@ const RULES: Rule[] = [
     pattern: /\b[\w$]*(?:password|passwd|secret|api_?key|apikey|access_?key|auth_?token|access_?token|private_?key|client_?secret)[\w]*["']?\s*(?::=|=|:|=>)\s*(["'`])([^"'`\s]{8,200})\1/gi,
     group: 2,
     // Constant names (`API_KEY`), words and paths (`django-insecure-`) are not credentials.
-    accept: (v) => !PLACEHOLDER.test(v) && !/^[A-Z0-9_]+$/.test(v) && !/^[a-z._\-/]+$/.test(v) && entropy(v) >= 3,
+    accept: (v) => !PLACEHOLDER.test(v) && !/^[A-Z0-9_]+$/.test(v) && !/^[a-z._\-/]+$/.test(v) && entropy(v) >= 2.5,
   },
   {
     id: 'high-entropy-string',
     pattern: /(["'`])([A-Za-z0-9+/=_-]{32,512})\1/g,
     group: 2,
     accept: (v) =>
-      /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= 4.8 && !hasRun(v) && !PLACEHOLDER.test(v),
+      /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= 4.8 && !hasRun(v) && !isAlphabet(v)
+      && !PLACEHOLDER.test(v),
   },
 ];
 
@@ -95,6 +96,14 @@ function hasRun(s: string): boolean {
     if (run >= 5) return true;
   }
   return false;
+}
+
+/**
+ * Every character once: an alphabet table (nanoid's `useandom-26T198340…`). A random secret of 32+
+ * characters repeats some character with near certainty.
+ */
+function isAlphabet(s: string): boolean {
+  return new Set(s).size === s.length;
 }
 
 function lineAt(text: string, index: number): number {

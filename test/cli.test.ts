@@ -1,0 +1,196 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copyFixture, git, makeRepo, runCg } from './helpers.js';
+
+// The real `cg` executable, as a user or an agent runs it, on a real git repository.
+let repo: string;
+beforeAll(() => {
+  repo = copyFixture('python');
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'fixture');
+  const res = runCg(['index', '--json'], repo);
+  expect(res.code, res.stderr).toBe(0);
+});
+
+describe('cg index', () => {
+  it('reports the documented JSON summary', () => {
+    const res = runCg(['index', '--json'], repo);
+    expect(res.code).toBe(0);
+    expect(res.json).toMatchObject({ files: 6, skipped: 0, partial: 1 });
+    for (const key of ['files', 'symbols', 'edges', 'skipped', 'durationMs']) expect(typeof res.json[key]).toBe('number');
+    expect(res.json.commit).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('prints a human summary without progress noise when not on a terminal', () => {
+    const res = runCg(['index'], repo);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Indexed 6 files \(/);
+    expect(res.stderr).toBe('');
+  });
+
+  it('indexes a subdirectory argument as its repository', () => {
+    const res = runCg(['index', path.join(repo, 'shop'), '--json'], '/');
+    expect(res.code).toBe(0);
+    expect(res.json.root).toBe(repo);
+  });
+});
+
+describe('cg status', () => {
+  it('gives counts per language, skipped files and freshness', () => {
+    const res = runCg(['status', '--json'], repo);
+    expect(res.code).toBe(0);
+    expect(res.json.files).toMatchObject({ indexed: 6, partial: 1 });
+    expect(res.json.files.byLanguage.python.files).toBe(6);
+    expect(res.json.freshness.indexedCommit).toBe(git(repo, 'rev-parse', 'HEAD'));
+    expect(res.json.freshness.behindHead).toBe(false);
+    expect(res.json.calls.python.total).toBeGreaterThan(0);
+  });
+
+  it('says when HEAD has moved since the index was built', () => {
+    const r = copyFixture('python');
+    git(r, 'init', '-q', '-b', 'main');
+    git(r, 'add', '-A');
+    git(r, 'commit', '-q', '-m', 'one');
+    expect(runCg(['index', '-q'], r).code).toBe(0);
+    git(r, 'commit', '-q', '--allow-empty', '-m', 'two');
+    const res = runCg(['status', '--json'], r);
+    expect(res.json.freshness.behindHead).toBe(true);
+    expect(runCg(['status'], r).stdout).toContain('HEAD has moved');
+  });
+});
+
+describe('cg symbols', () => {
+  it('finds by substring with exact matches first, and every symbol has the documented fields', () => {
+    const res = runCg(['symbols', 'product', '--json'], repo);
+    expect(res.code).toBe(0);
+    const names = res.json.symbols.map((s: { qualifiedName: string }) => s.qualifiedName);
+    expect(names[0]).toBe('Product');
+    expect(names).toContain('create_product');
+    for (const s of res.json.symbols) {
+      for (const key of ['name', 'qualifiedName', 'kind', 'language', 'file', 'startLine', 'endLine', 'signature']) {
+        expect(s).toHaveProperty(key);
+      }
+    }
+  });
+
+  it('filters by kind, file glob and limit, and matches qualified names and globs', () => {
+    expect(runCg(['symbols', 'run', '--kind', 'method', '--json'], repo).json.symbols.map((s: any) => s.qualifiedName))
+      .toEqual(['Service.run']);
+    expect(runCg(['symbols', '*', '--file', 'shop/util.py', '--json'], repo).json.symbols.map((s: any) => s.name).sort())
+      .toEqual(['_private_helper', 'log']);
+    const limited = runCg(['symbols', 'e', '--limit', '2', '--json'], repo).json;
+    expect(limited.symbols).toHaveLength(2);
+    expect(limited.total).toBeGreaterThan(2);
+    expect(runCg(['symbols', 'Service.r*', '--json'], repo).json.symbols.map((s: any) => s.qualifiedName)).toEqual(['Service.run']);
+  });
+
+  it('rejects a bad kind or limit with exit code 2 and a hint', () => {
+    const bad = runCg(['symbols', 'x', '--kind', 'banana'], repo);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Unknown symbol kind "banana"');
+    expect(bad.stderr).toContain('hint:');
+    const json = runCg(['symbols', 'x', '--limit', '0', '--json'], repo);
+    expect(json.code).toBe(2);
+    expect(json.json.error.code).toBe('usage');
+  });
+
+  it('treats LIKE and glob metacharacters in names literally', () => {
+    expect(runCg(['symbols', '_private', '--json'], repo).json.symbols.map((s: any) => s.name)).toEqual(['_private_helper']);
+    expect(runCg(['symbols', '%', '--json'], repo).json.total).toBe(0);
+  });
+});
+
+describe('cg refs', () => {
+  it('gives callers and callees with call-site lines and confidence', () => {
+    const res = runCg(['refs', 'Service.run', '--json'], repo);
+    expect(res.code).toBe(0);
+    expect(res.json.target.qualifiedName).toBe('Service.run');
+    expect(res.json.callers.map((c: any) => [c.qualifiedName, c.line, c.confidence])).toEqual([['Service.fetch', 28, 0.9]]);
+    expect(res.json.callees.map((c: any) => [c.qualifiedName, c.file, c.line])).toEqual([
+      ['create_product', 'shop/service.py', 19],
+      ['Repository.store', 'shop/service.py', 20],
+    ]);
+  });
+
+  it('follows callers transitively with --depth', () => {
+    const res = runCg(['refs', 'create_product', '--callers', '--depth', '2', '--json'], repo);
+    expect(res.json.callees).toBeUndefined();
+    const byName = Object.fromEntries(res.json.callers.map((c: any) => [c.qualifiedName, c]));
+    expect(byName['Service.run'].depth).toBe(1);
+    expect(byName['Service.fetch']).toMatchObject({ depth: 2, via: 'Service.run' });
+  });
+
+  it('accepts file:name and reports unknown, ambiguous and out-of-range input clearly', () => {
+    expect(runCg(['refs', 'shop/models.py:Product.apply', '--json'], repo).json.callers[0].qualifiedName).toBe('Product.discounted');
+    const missing = runCg(['refs', 'no_such_thing', '--json'], repo);
+    expect(missing.code).toBe(4);
+    expect(missing.json.error.code).toBe('not_found');
+    const amb = runCg(['refs', '__init__', '--json'], repo);
+    expect(amb.code).toBe(4);
+    expect(amb.json.error.code).toBe('ambiguous');
+    expect(amb.json.error.details.candidates.length).toBe(2);
+    expect(runCg(['refs', 'log', '--depth', '9'], repo).code).toBe(2);
+  });
+});
+
+describe('cg file', () => {
+  it("lists a file's symbols, resolved imports and exports", () => {
+    const res = runCg(['file', 'shop/service.py', '--json'], repo);
+    expect(res.code).toBe(0);
+    expect(res.json.language).toBe('python');
+    expect(res.json.exports).toEqual(['Repository', 'Service', 'create_product']);
+    expect(res.json.imports.map((i: any) => [i.module, i.resolved.map((r: any) => r.file)])).toEqual([
+      ['shop.util', ['shop/util.py']],
+      ['shop', ['shop/models.py']],
+      ['.models', ['shop/models.py']],
+    ]);
+    expect(res.json.symbols.find((s: any) => s.qualifiedName === 'Service.run').depth).toBe(1);
+  });
+
+  it('accepts paths relative to the current directory', () => {
+    const res = runCg(['file', 'util.py', '--json'], path.join(repo, 'shop'));
+    expect(res.json.file).toBe('shop/util.py');
+  });
+
+  it('refuses paths outside the repository and explains unknown ones', () => {
+    const outside = runCg(['file', '../../etc/passwd', '--json'], path.join(repo, 'shop'));
+    expect(outside.code).not.toBe(0);
+    expect(outside.json.error.message).toMatch(/not in the index|outside the repository/);
+    const none = runCg(['file', 'shop/nope.py'], repo);
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain('is not in the index');
+  });
+});
+
+describe('without an index', () => {
+  it('every query command says so with exit code 3 and tells what to run', () => {
+    const dir = makeRepo({ 'a.py': 'def f():\n    pass\n' });
+    for (const args of [['status'], ['symbols', 'f'], ['refs', 'f'], ['file', 'a.py']]) {
+      const res = runCg([...args, '--json'], dir);
+      expect(res.code, args.join(' ')).toBe(3);
+      expect(res.json.error).toMatchObject({ code: 'index_missing' });
+      expect(res.json.error.hint).toContain('cg index');
+    }
+  });
+
+  it('cg init creates .codegraph with a config and a .gitignore, and is idempotent', () => {
+    const dir = makeRepo({ 'a.py': 'x = 1\n' }, { git: true });
+    const first = runCg(['init', '--json'], dir);
+    expect(first.json.created).toBe(true);
+    expect(fs.existsSync(path.join(dir, '.codegraph', 'config.json'))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, '.codegraph', '.gitignore'), 'utf8')).toContain('*');
+    expect(runCg(['init', '--json'], dir).json.created).toBe(false);
+    expect(git(dir, 'status', '--porcelain')).toBe('?? a.py');
+  });
+});
+
+describe('usage', () => {
+  it('unknown commands and options exit 2; --help and --version exit 0', () => {
+    expect(runCg(['frobnicate'], '/').code).toBe(2);
+    expect(runCg(['symbols', 'x', '--bogus'], '/').code).toBe(2);
+    expect(runCg(['--help'], '/').code).toBe(0);
+    expect(runCg(['--version'], '/').stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
