@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { currentDbPath } from '../src/store/db.js';
+import { copyFixture, makeRepo, runCg } from './helpers.js';
+
+describe('index lifecycle', () => {
+  it('rebuilds an index of another schema version and keeps the old one as a backup', () => {
+    const dir = makeRepo({ 'a.py': 'def f():\n    pass\n' });
+    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    const db = new Database(currentDbPath(dir)!);
+    db.prepare("UPDATE meta SET value = '0' WHERE key = 'schema_version'").run();
+    db.close();
+    const read = runCg(['symbols', 'f', '--json'], dir);
+    expect(read.code).toBe(3);
+    expect(read.json.error.code).toBe('index_incompatible');
+    expect(read.json.error.hint).toContain('cg index');
+    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    expect(runCg(['symbols', 'f', '--json'], dir).json.total).toBe(1);
+    const backups = fs.readdirSync(path.join(dir, '.codegraph', 'backups'));
+    expect(backups).toHaveLength(1);
+    expect(backups[0]).toMatch(/^index-schema-0-\d+\.db$/);
+  });
+
+  it('detects a corrupt or missing index, says so, and recovers with cg index', () => {
+    const dir = makeRepo({ 'a.py': 'def f():\n    pass\n' });
+    runCg(['index', '-q'], dir);
+    fs.writeFileSync(currentDbPath(dir)!, 'this is not a database, it is garbage '.repeat(200));
+    const broken = runCg(['status', '--json'], dir);
+    expect(broken.code).toBe(3);
+    expect(broken.json.error.code).toBe('index_corrupt');
+    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    expect(runCg(['status', '--json'], dir).code).toBe(0);
+    fs.rmSync(path.dirname(currentDbPath(dir)!), { recursive: true });
+    expect(runCg(['status', '--json'], dir).json.error.code).toBe('index_corrupt');
+  });
+
+  it('keeps at most the live build and the one before it', () => {
+    const dir = makeRepo({ 'a.py': 'x = 1\n' });
+    for (let i = 0; i < 4; i++) expect(runCg(['index', '-q'], dir).code).toBe(0);
+    expect(fs.readdirSync(path.join(dir, '.codegraph', 'builds')).sort()).toEqual(['000003', '000004']);
+  });
+
+  it('a reader that opened the old index keeps reading it while a rebuild publishes a new one', () => {
+    const dir = makeRepo({ 'a.py': 'def old():\n    pass\n' });
+    runCg(['index', '-q'], dir);
+    const reader = new Database(currentDbPath(dir)!, { readonly: true });
+    fs.writeFileSync(path.join(dir, 'a.py'), 'def new():\n    pass\n');
+    runCg(['index', '-q'], dir);
+    expect(reader.prepare("SELECT name FROM symbols WHERE kind = 'function'").pluck().all()).toEqual(['old']);
+    reader.close();
+    expect(runCg(['symbols', 'new', '--json'], dir).json.total).toBe(1);
+  });
+});
+
+describe('one writer at a time', () => {
+  it('refuses to build while another live process holds the lock, and takes over a stale lock', async () => {
+    const dir = makeRepo({ 'a.py': 'x = 1\n' });
+    expect(runCg(['init'], dir).code).toBe(0);
+    const lock = path.join(dir, '.codegraph', 'writer.lock');
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      fs.writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: (await import('node:os')).hostname() }));
+      const busy = runCg(['index', '--json'], dir);
+      expect(busy.code).toBe(6);
+      expect(busy.json.error.code).toBe('index_busy');
+      expect(busy.json.error.hint).toContain('writer.lock');
+    } finally {
+      holder.kill('SIGKILL');
+      await new Promise((r) => holder.once('exit', r));
+    }
+    // The holder is dead now: its lock is stale.
+    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+});
+
+describe('parallel extraction', () => {
+  it('gives the same index on worker threads as in one thread', () => {
+    // Enough files to take the worker-pool path (more than 48).
+    const dir = copyFixture('python');
+    for (let i = 0; i < 12; i++) fs.cpSync(path.join(dir, 'shop'), path.join(dir, `copy${i}`, 'shop'), { recursive: true });
+    const dump = (workers: number) => {
+      fs.mkdirSync(path.join(dir, '.codegraph'), { recursive: true });
+      fs.writeFileSync(path.join(dir, '.codegraph', 'config.json'), JSON.stringify({ workers }));
+      const res = runCg(['index', '--json'], dir);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.json.files).toBeGreaterThan(48);
+      const db = new Database(currentDbPath(dir)!, { readonly: true });
+      const out = {
+        files: db.prepare('SELECT id, path, hash FROM files ORDER BY id').all(),
+        symbols: db.prepare('SELECT * FROM symbols ORDER BY id').all(),
+        edges: db.prepare('SELECT * FROM edges ORDER BY src_id, dst_id, kind, line').all(),
+      };
+      db.close();
+      return out;
+    };
+    const single = dump(1);
+    const pooled = dump(2);
+    expect(pooled).toEqual(single);
+  });
+});
