@@ -35,6 +35,8 @@ export interface BuildSummary {
   skipped: number;
   partial: number;
   durationMs: number;
+  /** Wall time per phase: scan (walk), extract (parse + store rows), resolve, write (edges, indexes, publish). */
+  phasesMs: Record<'scan' | 'extract' | 'resolve' | 'write', number>;
   skippedByReason: Record<string, number>;
   languages: Record<string, { files: number; symbols: number; loc: number }>;
   commit: string | null;
@@ -54,6 +56,13 @@ export async function buildIndex(root: string, onProgress: (p: BuildProgress) =>
   const lock = acquireWriterLock(root);
   let build: BuildTarget | null = null;
   try {
+    const phasesMs = { scan: 0, extract: 0, resolve: 0, write: 0 };
+    let mark = performance.now();
+    const lap = (phase: keyof typeof phasesMs) => {
+      const now = performance.now();
+      phasesMs[phase] = Math.round(now - mark);
+      mark = now;
+    };
     onProgress({ phase: 'scan', done: 0, total: 0 });
     const walk = walkRepo(root, {
       maxFileBytes: config.maxFileBytes,
@@ -107,6 +116,7 @@ export async function buildIndex(root: string, onProgress: (p: BuildProgress) =>
       secretsEnabled: config.secrets.enabled,
       allowlist: Allowlist.load(root, config.secrets.allowlistFile).data,
     };
+    lap('scan');
     onProgress({ phase: 'parse', done: 0, total: jobs.length });
     await extractAll(jobs, opts, config.workers, (outcomes) => {
       store(outcomes);
@@ -114,15 +124,16 @@ export async function buildIndex(root: string, onProgress: (p: BuildProgress) =>
       onProgress({ phase: 'parse', done, total: jobs.length });
     });
 
+    lap('extract');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const resolved = resolveAll(loadResolveInput(db), repoView(root, new Set(fileIds.keys())));
+    lap('resolve');
     onProgress({ phase: 'write', done: 0, total: 1 });
     db.transaction(() => writer.addEdges(resolved.edges))();
     createIndexes(db);
     const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n;
     const head = headState(root);
     const commit = head.kind === 'commit' ? head.commit : null;
-    const durationMs = Math.round(performance.now() - started);
     writer.setMeta({
       schema_version: SCHEMA_VERSION,
       cg_version: CG_VERSION,
@@ -132,15 +143,17 @@ export async function buildIndex(root: string, onProgress: (p: BuildProgress) =>
       indexed_branch: head.kind === 'commit' || head.kind === 'unborn' ? head.branch ?? '' : '',
       head_state: head.kind,
       indexed_at: new Date().toISOString(),
-      duration_ms: durationMs,
+      duration_ms: Math.round(performance.now() - started),
       walk_unsupported: walk.unsupported,
       call_stats: JSON.stringify(resolved.calls),
       import_stats: JSON.stringify(resolved.imports),
     });
     db.pragma('optimize');
     publishBuild(root, build);
+    lap('write');
+    const durationMs = Math.round(performance.now() - started);
     return {
-      root, files, symbols, edges, partial, durationMs, commit, buildId: build.id, languages, skippedByReason,
+      root, files, symbols, edges, partial, durationMs, phasesMs, commit, buildId: build.id, languages, skippedByReason,
       skipped: Object.values(skippedByReason).reduce((a, b) => a + b, 0),
       calls: resolved.calls, imports: resolved.imports,
     };

@@ -5,6 +5,22 @@ import { dirOf, stripExt } from './paths.js';
 // `tests/` holds tests; a `test/` or `testing/` package is often library code (django/test/).
 const TEST_DIRS = /(^|\/)tests\//;
 
+const BUILTINS = new Set((
+  'ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup BlockingIOError BrokenPipeError '
+  + 'BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError ConnectionRefusedError '
+  + 'ConnectionResetError DeprecationWarning EOFError EncodingWarning EnvironmentError Exception ExceptionGroup '
+  + 'FileExistsError FileNotFoundError FloatingPointError FutureWarning GeneratorExit IOError ImportError ImportWarning '
+  + 'IndentationError IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError '
+  + 'ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PendingDeprecationWarning '
+  + 'PermissionError ProcessLookupError RecursionError ReferenceError ResourceWarning RuntimeError RuntimeWarning '
+  + 'StopAsyncIteration StopIteration SyntaxError SyntaxWarning SystemError SystemExit TabError TimeoutError TypeError '
+  + 'UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError UnicodeWarning '
+  + 'UserWarning ValueError Warning ZeroDivisionError abs aiter all anext any ascii bin bool breakpoint bytearray bytes '
+  + 'callable chr classmethod compile complex delattr dict dir divmod enumerate eval exec exit filter float format '
+  + 'frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map max '
+  + 'memoryview min next object oct open ord pow print property quit range repr reversed round set setattr slice sorted '
+  + 'staticmethod str sum super tuple type vars zip __import__').split(' '));
+
 function parseImport(node: Node): ImportSpec[] {
   const line = node.startPosition.row + 1;
   if (node.type === 'import_statement') {
@@ -116,6 +132,8 @@ export const python: LanguageSpec = {
   wrapperTypes: ['decorated_definition'],
   annotationTypes: ['decorator'],
   selfNames: ['self', 'cls'],
+  builtins: BUILTINS,
+  superReceiver: /^super\(.*\)$/s,
   // `from django.http import HttpResponse` works because django/http/__init__.py imports it.
   importedNamesAreExported: true,
   staticAnnotations: ['staticmethod'],

@@ -84,6 +84,14 @@ export interface LanguageSpec {
   annotationTypes: string[];
   /** Receiver names meaning "this instance or this type": `self`, `this`, `$this`, `Self`. */
   selfNames: string[];
+  /**
+   * Names callable everywhere without an import (`len`, `isinstance`, `println`). A bare call of one
+   * that the file does not define or import counts as external instead of matching a same-named
+   * repository symbol by accident.
+   */
+  builtins?: ReadonlySet<string>;
+  /** Receiver text that means "the supertype's implementation" (`super`, Python's `super()`, PHP's `parent`). */
+  superReceiver?: RegExp;
   /** Names a module imports can be imported from it in turn, without an explicit re-export (Python). */
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */

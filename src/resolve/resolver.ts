@@ -270,13 +270,19 @@ class Resolver {
   private callTarget(r: RRef): Hit | 'external' | null {
     const spec = languageById(this.files.get(r.fileId)!.language);
     const callable = (id: number) => this.symbols.get(id)!.kind !== 'module';
-    if (!r.receiver) return this.lookupName(r.name, r.fileId, r.symbolId, callable, true);
+    if (!r.receiver) {
+      const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, true, false);
+      if (hit) return hit;
+      if (spec.builtins?.has(r.name)) return 'external';
+      return this.globalName(r.name, callable);
+    }
 
     const receiver = r.receiver.replace(/\s+/g, '');
-    if (spec.selfNames.includes(receiver) || receiver === 'super' || receiver === 'parent') {
+    const isSuper = (spec.superReceiver ?? /^super$/).test(receiver);
+    if (spec.selfNames.includes(receiver) || isSuper) {
       const type = this.enclosingType(r.symbolId);
       if (type === null) return this.globalMember(r.name);
-      return this.memberOf([type], r.name, receiver === 'super' || receiver === 'parent') ?? this.globalMember(r.name);
+      return this.memberOf([type], r.name, isSuper) ?? this.globalMember(r.name);
     }
     if (r.receiverType) {
       const t = this.resolveType(r.receiverType, r.fileId, r.symbolId);
@@ -304,7 +310,7 @@ class Resolver {
    * its package, wildcard imports, then a repository-wide match.
    */
   private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean,
-    bareCall = false): Hit | null {
+    bareCall = false, global = true): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
     for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
       const parent = this.symbols.get(s.parentId)!;
@@ -335,10 +341,14 @@ class Resolver {
       const ids = this.exportedFrom(scope.wildcards, name, new Set()).filter(accept);
       if (ids.length) return { ids, tier: 'import' };
     }
-    const global = (this.byName.get(name) ?? []).filter((id) => accept(id) && CALLABLE_TOP.has(this.symbols.get(id)!.kind)
+    return global ? this.globalName(name, accept) : null;
+  }
+
+  /** Top-level definitions of that name anywhere in the repository, if there are few. */
+  private globalName(name: string, accept: (id: number) => boolean): Hit | null {
+    const ids = (this.byName.get(name) ?? []).filter((id) => accept(id) && CALLABLE_TOP.has(this.symbols.get(id)!.kind)
       && this.isTopLevel(id));
-    if (global.length && global.length <= MAX_GLOBAL_CANDIDATES) return { ids: global, tier: 'global' };
-    return null;
+    return ids.length && ids.length <= MAX_GLOBAL_CANDIDATES ? { ids, tier: 'global' } : null;
   }
 
   private isTopLevel(id: number): boolean {

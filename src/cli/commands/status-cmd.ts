@@ -34,7 +34,7 @@ function render(s: IndexStatus & { freshness: Freshness }): string {
   out.push(`Edges: ${s.edges.toLocaleString('en-US')} (${formatCounts(s.edgesByKind)})`);
   for (const [lang, c] of Object.entries(s.calls)) {
     const pct = c.total ? Math.round((c.resolved / c.total) * 100) : 0;
-    out.push(`  ${lang} call sites: ${c.total.toLocaleString('en-US')}, ${pct}% resolved to a repository symbol, ${c.external} into external modules`);
+    out.push(`  ${lang} call sites: ${c.total.toLocaleString('en-US')}, ${pct}% resolved to a repository symbol, ${c.external.toLocaleString('en-US')} to builtins or external modules`);
   }
   out.push(`Skipped: ${s.skipped.total ? formatCounts(s.skipped.byReason) : 'nothing'}; ${plural(s.unsupportedFiles, 'file')} in no supported language`);
   if (s.excludedSecrets.length) {

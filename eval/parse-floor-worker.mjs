@@ -1,0 +1,24 @@
+// Worker for eval/bench-index.mjs: parses files and nothing else (the floor cg's extraction sits on).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { Parser, Language } from 'web-tree-sitter';
+
+const require = createRequire(import.meta.url);
+let parser = null;
+
+export default async function parseAll({ root, files, grammar }) {
+  if (!parser) {
+    await Parser.init();
+    const lang = await Language.load(require.resolve(`@repomix/tree-sitter-wasms/out/${grammar}`));
+    parser = new Parser();
+    parser.setLanguage(lang);
+  }
+  let nodes = 0;
+  for (const f of files) {
+    const tree = parser.parse(fs.readFileSync(path.join(root, f), 'utf8'));
+    nodes += tree.rootNode.descendantCount;
+    tree.delete();
+  }
+  return nodes;
+}
