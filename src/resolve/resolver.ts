@@ -215,6 +215,8 @@ class Resolver {
     const last = parts[parts.length - 1];
     if (parts.length > 1) {
       const head = this.scopeOf(fileId).names.get(parts[0]);
+      // `io.Reader` from an external `io` is not a repository type that happens to be named Reader.
+      if (head?.kind === 'external') return null;
       if (head?.kind === 'module') {
         const ids = this.exportedFrom(head.files, last, new Set()).filter((id) => this.isType(id));
         if (ids.length) return { ids, tier: 'import' };
@@ -223,6 +225,12 @@ class Resolver {
       if (q?.length === 1) return { ids: q, tier: 'import' };
     }
     return this.lookupName(last, fileId, fromSymbol, (id) => this.isType(id));
+  }
+
+  /** `pkg.Type` where `pkg` is an import from outside the repository (`t *testing.T`). */
+  private isExternalType(name: string, fileId: number): boolean {
+    const parts = name.split(/\.|::|\\/).filter(Boolean);
+    return parts.length > 1 && this.scopeOf(fileId).names.get(parts[0])?.kind === 'external';
   }
 
   private isType(id: number): boolean {
@@ -283,6 +291,8 @@ class Resolver {
       if (t) {
         const m = this.memberOf(t.ids, r.name, false);
         if (m) return m;
+      } else if (this.isExternalType(r.receiverType, r.fileId) || spec.builtinTypes?.includes(r.receiverType)) {
+        return 'external';
       }
     }
     const bound = this.scopeOf(r.fileId).names.get(receiver);
