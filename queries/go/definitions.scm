@@ -68,29 +68,40 @@
 ;
 ; Package-level `var`s are indexed too (sentinel errors, default instances, command trees), as
 ; `constant`: the engine has no variable kind, and the signature keeps the `var` keyword. Locals
-; inside functions are not symbols. A spec naming several (`a, b = 1, 2`) gives one symbol per name,
-; each on its identifier, since the spec cannot hold several symbols.
+; inside functions are not symbols, nor is the blank `_` (`var _ Iface = (*T)(nil)`). A spec naming
+; several (`a, b = 1, 2`) gives one symbol per name, each on its identifier, since one node cannot
+; hold several symbols.
 
 ((source_file (const_declaration (const_spec . name: (identifier) @name) @_spec) @definition.constant)
   (#not-match? @definition.constant "^const\\s*\\(")
-  (#not-match? @_spec "^\\w+\\s*,"))
+  (#not-match? @_spec "^\\w+\\s*,")
+  (#not-eq? @name "_"))
 
 ((source_file (const_declaration "(" (const_spec . name: (identifier) @name) @definition.constant))
-  (#not-match? @definition.constant "^\\w+\\s*,"))
+  (#not-match? @definition.constant "^\\w+\\s*,")
+  (#not-eq? @name "_"))
 
 ((source_file (const_declaration (const_spec . (identifier) @name @definition.constant) @_spec))
-  (#match? @_spec "^\\w+\\s*,"))
-(source_file (const_declaration (const_spec (identifier) (identifier) @name @definition.constant)))
+  (#match? @_spec "^\\w+\\s*,")
+  (#not-eq? @name "_"))
+((source_file (const_declaration (const_spec (identifier) (identifier) @name @definition.constant)))
+  (#not-eq? @name "_"))
 
 ((source_file (var_declaration (var_spec . name: (identifier) @name) @_spec) @definition.constant)
-  (#not-match? @_spec "^\\w+\\s*,"))
+  (#not-match? @_spec "^\\w+\\s*,")
+  (#not-eq? @name "_"))
 
 ((source_file (var_declaration (var_spec_list (var_spec . name: (identifier) @name) @definition.constant)))
-  (#not-match? @definition.constant "^\\w+\\s*,"))
+  (#not-match? @definition.constant "^\\w+\\s*,")
+  (#not-eq? @name "_"))
 
 ((source_file (var_declaration (var_spec . (identifier) @name @definition.constant) @_spec))
-  (#match? @_spec "^\\w+\\s*,"))
+  (#match? @_spec "^\\w+\\s*,")
+  (#not-eq? @name "_"))
 ((source_file (var_declaration (var_spec_list (var_spec . (identifier) @name @definition.constant) @_spec)))
-  (#match? @_spec "^\\w+\\s*,"))
-(source_file (var_declaration (var_spec (identifier) (identifier) @name @definition.constant)))
-(source_file (var_declaration (var_spec_list (var_spec (identifier) (identifier) @name @definition.constant))))
+  (#match? @_spec "^\\w+\\s*,")
+  (#not-eq? @name "_"))
+((source_file (var_declaration (var_spec (identifier) (identifier) @name @definition.constant)))
+  (#not-eq? @name "_"))
+((source_file (var_declaration (var_spec_list (var_spec (identifier) (identifier) @name @definition.constant))))
+  (#not-eq? @name "_"))
