@@ -53,9 +53,15 @@
         (pointer_type [(type_identifier) (qualified_type) (generic_type)])
       ] @binding.type) .))
 
-; `f, err := os.Open(p)`, `ctx := context.Background()`: the names hold what `pkg.F` returns. When
+; `f, err := os.Open(p)`, `svc := NewService()`: the names hold what `pkg.F` or `F` returns. When
 ; `pkg` is an import from outside the repository, calls through them are known to leave it
-; (`f.Close()`, `err.Error()`) instead of being matched by method name anywhere.
+; (`f.Close()`, `err.Error()`); for a function of the repository, its declared result type is used.
+(short_var_declaration
+  left: (expression_list (identifier) @binding.name)
+  right: (expression_list . (call_expression function: (identifier) @binding.call) .))
+(var_spec
+  name: (identifier) @binding.name
+  value: (expression_list . (call_expression function: (identifier) @binding.call) .))
 (short_var_declaration
   left: (expression_list (identifier) @binding.name)
   right: (expression_list .

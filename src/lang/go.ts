@@ -41,6 +41,59 @@ export function assumedPackageName(importPath: string): string {
   return cut > 0 ? base.slice(0, cut) : base;
 }
 
+/**
+ * The first result type of a function signature (`func New(c Conn) (*Client, error)` -> `*Client`),
+ * or null when it has none or names its results without a type of their own (`(a, b int)`).
+ */
+export function returnType(signature: string): string | null {
+  let i = signature.startsWith('func') ? 4 : 0;
+  const skipSpace = () => {
+    while (signature[i] === ' ') i++;
+  };
+  skipSpace();
+  if (signature[i] === '(') i = closing(signature, i) + 1; // receiver
+  skipSpace();
+  while (i < signature.length && /[\p{L}\p{N}_]/u.test(signature[i])) i++;
+  if (signature[i] === '[') i = closing(signature, i) + 1; // type parameters
+  if (signature[i] !== '(') return null;
+  const rest = signature.slice(closing(signature, i) + 1).trim();
+  if (!rest) return null;
+  if (!rest.startsWith('(')) return rest;
+  const results = splitTopLevel(rest.slice(1, closing(rest, 0)));
+  const first = splitTopLevel(results[0] ?? '', ' ');
+  if (first.length > 1) return first.slice(1).join(' '); // `(c *Client, err error)`
+  return results.some((r) => splitTopLevel(r, ' ').length > 1) ? null : first[0] || null;
+}
+
+/** Index of the bracket closing the one at `open` (the end of the text when unbalanced). */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if ((c === ')' || c === ']' || c === '}') && --depth === 0) return i;
+  }
+  return text.length;
+}
+
+/** Splits on a separator outside brackets, dropping empty parts. */
+function splitTopLevel(text: string, sep = ','): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === sep && depth === 0) {
+      out.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start).trim());
+  return out.filter(Boolean);
+}
+
 interface GoModule {
   path: string; // module path from go.mod
   dir: string; // repo-relative directory holding go.mod ('' at the root)
@@ -116,6 +169,7 @@ export const go: LanguageSpec = {
   // No `self`: the receiver is an ordinary parameter, bound to its type like any other.
   selfNames: [],
   builtinTypes: PREDECLARED_TYPES,
+  returnType,
   visibility: ({ name }) => (EXPORTED.test(name) ? 'public' : 'package'),
   parseImport,
   moduleName: (path) => stripExt(path),

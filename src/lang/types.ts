@@ -93,6 +93,11 @@ export interface LanguageSpec {
    * one of them goes out of the repository, like one through an imported package's type.
    */
   builtinTypes?: string[];
+  /**
+   * The type a function returns (its first result), as written in its signature: `*Client` for
+   * `func NewClient(c Conn) (*Client, error)`. Lets `x := NewClient(c); x.Close()` resolve.
+   */
+  returnType?(signature: string): string | null;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
   visibility(input: VisibilityInput): Visibility;

@@ -213,18 +213,17 @@ describe('go extraction', () => {
       'Service.Sell -> Repository.Put 0.8', // promoted from the embedded *store.Repository
       'Service.Sell -> format 0.85',
       'TestDiscounted -> NewProduct 0.9',
-      'TestDiscounted -> Pricer.Discounted 0.25', // p := models.NewProduct(…): return type unknown
-      'TestDiscounted -> Product.Discounted 0.25',
+      'TestDiscounted -> Product.Discounted 0.9', // p := models.NewProduct(…), declared to return *Product
       'TestSample -> Product.Label 0.9',
       'TestSample -> SampleProduct 0.9', // a test file of the imported package
-      'TestSell -> Service.Sell 0.5',
+      'TestSell -> Service.Sell 0.9', // s := newTestService(), a function of the test file
       'TestSell -> newTestService 0.95',
       'after -> before 0.95',
       'broken -> before 0.475', // inside a syntax-error region: lower confidence
       'defaultCatalog -> NewCatalog 0.95',
       'main -> NewService 0.9',
       'main -> Samples 0.9',
-      'main -> Service.Sell 0.5',
+      'main -> Service.Sell 0.9', // svc := service.NewService(…)
       'newTestService -> NewService 0.85',
     ]);
     // Calls through external packages and values they return (f.Close(), err.Error(), t.Fatal())
@@ -248,7 +247,6 @@ describe('go extraction', () => {
       'ExampleService_Restock -> Service',
       'ExampleService_Restock -> Service.Restock',
       'TestDiscounted -> NewProduct',
-      'TestDiscounted -> Pricer.Discounted',
       'TestDiscounted -> Product.Discounted',
       'TestSample -> Product.Label',
       'TestSell -> Service.Sell',
