@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeLines, indexFixture, symbolLines, type Indexed } from '../helpers.js';
 import { findSymbolsByRef, fileByPath, importsOfFile } from '../../src/store/queries.js';
-import { assumedPackageName, go, modulePath } from '../../src/lang/go.js';
+import { assumedPackageName, go, modulePath, returnType } from '../../src/lang/go.js';
 import type { ImportSpec, RepoView } from '../../src/lang/types.js';
 
 // Golden expectations for fixtures/go, written by hand from reading the fixture.
@@ -33,6 +33,8 @@ describe('go extraction', () => {
       'constant height models/list.go:31',
       'function NewCatalog models/list.go:35',
       'function Fill models/list.go:40',
+      'function Collect models/list.go:48', // generic function
+      'function Sample models/list.go:57',
       'constant MaxDiscount models/models.go:10',
       'type Kind models/models.go:13',
       'constant KindBook models/models.go:17',
@@ -64,6 +66,7 @@ describe('go extraction', () => {
       'function TestSell service/service_test.go:9',
       'function BenchmarkFormat service/service_test.go:16',
       'function ExampleService_Restock service/service_test.go:22',
+      'function FuzzFormat service/service_test.go:27',
       'constant ErrMissing store/store.go:12', // `var _ Keeper = …` on line 14 is no symbol
       'interface Keeper store/store.go:17',
       'method Keeper.Put store/store.go:18',
@@ -127,6 +130,7 @@ describe('go extraction', () => {
     expect(sym('TestSell').isTest).toBe(true);
     expect(sym('BenchmarkFormat').isTest).toBe(true);
     expect(sym('ExampleService_Restock').isTest).toBe(true);
+    expect(sym('FuzzFormat').isTest).toBe(true);
     expect(sym('Testify').isTest).toBe(false); // `Test` followed by a lower-case letter
     expect(sym('newTestService').isTest).toBe(false);
     expect(sym('SampleProduct').isTest).toBe(false);
@@ -186,11 +190,14 @@ describe('go extraction', () => {
   it('resolves calls by scope: package, imports, receivers, typed variables and constructions', () => {
     expect(edgeLines(ix.db, 'calls', { confidence: true })).toEqual([
       'BenchmarkFormat -> format 0.85', // same package, another file
+      'Collect -> List 0.95', // &List[T]{}
+      'Collect -> List.Push 0.9', // l := &List[T]{}; l.Push(it)
       'Default -> Repository 0.95', // `var Default = &Repository{…}`: a construction
       'ExampleService_Restock -> Service 0.85', // `&Service{…}` in a test file of the package
       'ExampleService_Restock -> Service.Restock 0.9', // svc := &Service{…}; svc.Restock()
       'Fill -> List.Len 0.5', // defaultCatalog = NewCatalog(): type unknown, name match only
       'Fill -> List.Push 0.5',
+      'FuzzFormat -> format 0.85', // inside the fuzz target's function literal
       'NewCatalog -> Catalog 0.95',
       'NewProduct -> Product 0.95',
       'NewRepository -> Repository 0.95',
@@ -199,6 +206,9 @@ describe('go extraction', () => {
       'Product.Discounted -> Product.apply 0.9', // through the receiver p
       'Product.Label -> Base.Key 0.8', // promoted from the embedded Base
       'Repository.Put -> Storable.Key 0.9', // item m.Storable, through the aliased import
+      'Sample -> Collect 0.95', // explicitly instantiated: Collect[*Product](…)
+      'Sample -> List.Len 0.5', // through the call's result: name match only
+      'Sample -> NewProduct 0.85',
       'SampleProduct -> NewProduct 0.85',
       'Samples -> NewProduct 0.9', // from the nested module
       'Save -> Repository.Put 0.9', // the package-level var Default is bound to Repository
@@ -229,7 +239,7 @@ describe('go extraction', () => {
     // Calls through external packages and values they return (f.Close(), err.Error(), t.Fatal())
     // and builtins (len, append) make no edge; r.mu.Lock(), ToUpper (dot import of strings) and
     // println stay unresolved.
-    expect(ix.summary.calls.go).toMatchObject({ total: 60, resolved: 41, external: 14, unresolved: 5 });
+    expect(ix.summary.calls.go).toMatchObject({ total: 67, resolved: 47, external: 15, unresolved: 5 });
   });
 
   it('links embedding as extends, never inventing implements', () => {
@@ -246,6 +256,7 @@ describe('go extraction', () => {
       'BenchmarkFormat -> format',
       'ExampleService_Restock -> Service',
       'ExampleService_Restock -> Service.Restock',
+      'FuzzFormat -> format',
       'TestDiscounted -> NewProduct',
       'TestDiscounted -> Product.Discounted',
       'TestSample -> Product.Label',
@@ -275,6 +286,16 @@ describe('go import paths', () => {
     expect(assumedPackageName('github.com/mattn/go-isatty')).toBe('isatty');
     expect(assumedPackageName('github.com/nats-io/nats.go')).toBe('nats');
     expect(assumedPackageName('example.com/v2')).toBe('example'); // the element before /v2, cut at the dot
+  });
+
+  it('reads the first result type of a signature', () => {
+    expect(returnType('func NewClient(conn *ssh.Client, opts ...Option) (*Client, error)')).toBe('*Client');
+    expect(returnType('func (c *Command) Root() *Command')).toBe('*Command');
+    expect(returnType('func Collect[T any](items ...T) *List[T]')).toBe('*List[T]');
+    expect(returnType('func Open() (f *File, err error)')).toBe('*File');
+    expect(returnType('func Pair() (a, b int)')).toBeNull(); // named results: the type comes later
+    expect(returnType('func Run(f func() (int, error))')).toBeNull();
+    expect(returnType('func main()')).toBeNull();
   });
 
   it('reads the module path of go.mod', () => {
