@@ -42,8 +42,10 @@ export function assumedPackageName(importPath: string): string {
 }
 
 /**
- * The first result type of a function signature (`func New(c Conn) (*Client, error)` -> `*Client`),
- * or null when it has none or names its results without a type of their own (`(a, b int)`).
+ * The first result type of a function signature (`func New(c Conn) (*Client, error)` -> `*Client`).
+ * Every name of `x, err := New(c)` is bound to the call, so a second result that could have methods
+ * of its own (`(*Client, *Server)`) makes it null, as do named results without a type of their own
+ * (`(a, b int)`) and no result.
  */
 export function returnType(signature: string): string | null {
   let i = signature.startsWith('func') ? 4 : 0;
@@ -59,10 +61,11 @@ export function returnType(signature: string): string | null {
   const rest = signature.slice(closing(signature, i) + 1).trim();
   if (!rest) return null;
   if (!rest.startsWith('(')) return rest;
-  const results = splitTopLevel(rest.slice(1, closing(rest, 0)));
-  const first = splitTopLevel(results[0] ?? '', ' ');
-  if (first.length > 1) return first.slice(1).join(' '); // `(c *Client, err error)`
-  return results.some((r) => splitTopLevel(r, ' ').length > 1) ? null : first[0] || null;
+  const results = splitTopLevel(rest.slice(1, closing(rest, 0))).map((r) => splitTopLevel(r, ' '));
+  const named = results.some((r) => r.length > 1);
+  if (named && results[0].length === 1) return null;
+  const types = results.map((r) => r.slice(named ? 1 : 0).join(' '));
+  return types.slice(1).every((t) => t === 'error' || t === 'bool') ? types[0] || null : null;
 }
 
 /** Index of the bracket closing the one at `open` (the end of the text when unbalanced). */

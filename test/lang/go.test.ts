@@ -294,6 +294,9 @@ describe('go import paths', () => {
     expect(returnType('func Collect[T any](items ...T) *List[T]')).toBe('*List[T]');
     expect(returnType('func Open() (f *File, err error)')).toBe('*File');
     expect(returnType('func Pair() (a, b int)')).toBeNull(); // named results: the type comes later
+    expect(returnType('func Lookup(k string) (*Entry, bool)')).toBe('*Entry');
+    // `c, s := Pipe()` binds both names to the call: a second result with methods makes it unusable.
+    expect(returnType('func Pipe() (*Client, *Server)')).toBeNull();
     expect(returnType('func Run(f func() (int, error))')).toBeNull();
     expect(returnType('func main()')).toBeNull();
   });
