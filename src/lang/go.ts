@@ -22,8 +22,8 @@ function importSpec(spec: Node): ImportSpec {
   const out: ImportSpec = { module: path, names: [], line: spec.startPosition.row + 1 };
   if (!name) out.alias = assumedPackageName(path);
   else if (name.type === 'dot') out.wildcard = true;
+  // A `_` import only runs the package's init functions: an import edge, no name.
   else if (name.type !== 'blank_identifier') out.alias = name.text;
-  // `_` imports run the package's init functions only: an import edge, no name.
   return out;
 }
 
