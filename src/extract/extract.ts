@@ -63,7 +63,7 @@ class FileExtractor {
     const calls: { call: Node; name: Node; receiver: Node | null }[] = [];
     const importNodes: Node[] = [];
     const inherits: { node: Node; kind: 'extends' | 'implements' }[] = [];
-    const bindings: { name: Node; type: Node }[] = [];
+    const bindings: Binding[] = [];
     const mutateTargets: Node[] = [];
     const mutateGlobals: Node[] = [];
     const exportNodes = new Set<number>();
@@ -95,8 +95,9 @@ class FileExtractor {
       } else if (caps.extends || caps.implements) {
         for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
         for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
-      } else if (caps['binding.name'] && caps['binding.type']) {
-        bindings.push({ name: caps['binding.name'][0], type: caps['binding.type'][0] });
+      } else if (caps['binding.name'] && (caps['binding.type'] || caps['binding.call'])) {
+        const type = caps['binding.type']?.[0];
+        for (const name of caps['binding.name']) bindings.push({ name, type: type ?? caps['binding.call'][0], fromCall: !type });
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
@@ -157,7 +158,7 @@ class FileExtractor {
     const modName = this.spec.moduleName(this.path);
     this.symbols.push({
       name: modName, qualifiedName: modName, kind: 'module', parent: -1, startLine: 1, endLine: 1,
-      signature: '', doc: moduleDoc ? firstSentence(moduleDoc.text) : null, params: [], visibility: 'public', isAsync: false,
+      signature: '', doc: moduleDoc ? this.moduleDoc(moduleDoc) : null, params: [], visibility: 'public', isAsync: false,
       isStatic: false, mutates: [], annotations: [], exported: true, isTest: this.isTestFile, inError: false,
     });
     this.ranges.push({ start: 0, end: this.source.length + 1 });
@@ -301,6 +302,25 @@ class FileExtractor {
     if (d.doc) return firstSentence(d.doc.text);
     let target: Node = d.node;
     if (target.parent && this.spec.wrapperTypes.includes(target.parent.type)) target = target.parent;
+    const comments = this.commentsAbove(target);
+    return comments.length ? firstSentence(comments.join('\n')) : null;
+  }
+
+  /**
+   * A docstring, or a comment captured as the module doc (Go's package comment): then the doc is the
+   * whole comment block it ends, and only if that block sits right above the code below it, since a
+   * licence header followed by a blank line documents nothing.
+   */
+  private moduleDoc(node: Node): string | null {
+    if (!this.spec.commentTypes.includes(node.type)) return firstSentence(node.text);
+    const next = node.nextNamedSibling;
+    if (!next || next.startPosition.row > node.endPosition.row + 1) return null;
+    const comments = this.commentsAbove(next);
+    return comments.length ? firstSentence(comments.join('\n')) : null;
+  }
+
+  /** The comment lines right above a node, without a blank line between, not trailing other code. */
+  private commentsAbove(target: Node): string[] {
     const comments: string[] = [];
     let expectRow = target.startPosition.row;
     for (let s = target.previousNamedSibling; s; s = s.previousNamedSibling) {
@@ -314,7 +334,7 @@ class FileExtractor {
       comments.unshift(s.text);
       expectRow = s.startPosition.row;
     }
-    return comments.length ? firstSentence(comments.join('\n')) : null;
+    return comments;
   }
 
   private startsLine(n: Node): boolean {
@@ -342,19 +362,29 @@ class FileExtractor {
     return 0;
   }
 
-  /** Variable -> type name, per enclosing symbol. `self.x` bindings live on the enclosing type. */
-  private bindingScopes(bindings: { name: Node; type: Node }[]): Map<number, Map<string, string>> {
-    const scopes = new Map<number, Map<string, string>>();
+  /**
+   * Variable -> type names, per enclosing symbol, in source order. `self.x` bindings live on the
+   * enclosing type. A name bound several times (`f, err := os.Open(p)`, then `f := &File{}`) takes the
+   * type of the last binding before the call.
+   */
+  private bindingScopes(bindings: Binding[]): BindingScopes {
+    const scopes: BindingScopes = new Map();
     for (const b of bindings) {
       const type = normalizeTypeName(b.type.text);
       if (!type) continue;
       const name = b.name.text.replace(/\s+/g, '');
       let scope = this.symbolAt(b.name.startIndex);
+      // A constant's (or package variable's) own binding is visible where the constant is.
+      if (scope > 0 && this.symbols[scope].kind === 'constant') scope = this.rangeParent[scope];
       if (this.isSelfMember(name)) scope = this.containerOf(scope);
       let map = scopes.get(scope);
       if (!map) scopes.set(scope, (map = new Map()));
-      if (!map.has(name)) map.set(name, type);
+      const list = map.get(name);
+      const entry = { at: b.name.startIndex, type, fromCall: b.fromCall };
+      if (list) list.push(entry);
+      else map.set(name, [entry]);
     }
+    for (const map of scopes.values()) for (const list of map.values()) list.sort((a, b) => a.at - b.at);
     return scopes;
   }
 
@@ -367,7 +397,7 @@ class FileExtractor {
     return sym;
   }
 
-  private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: Map<number, Map<string, string>>): CallSite {
+  private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: BindingScopes): CallSite {
     const caller = this.symbolAt(c.call.startIndex);
     const receiver = c.receiver ? collapse(c.receiver.text, 120) : null;
     let receiverType: string | null = null;
@@ -375,7 +405,8 @@ class FileExtractor {
       const key = receiver.replace(/\s+/g, '');
       const start = this.isSelfMember(key) ? this.containerOf(caller) : caller;
       for (let s = start; s >= 0 && !receiverType; s = s === 0 ? -1 : this.rangeParent[s]) {
-        receiverType = scopes.get(s)?.get(key) ?? null;
+        const list = scopes.get(s)?.get(key);
+        if (list) receiverType = typeAt(list, c.call.startIndex);
       }
     }
     return {
@@ -427,6 +458,31 @@ class FileExtractor {
     }
     return out;
   }
+}
+
+/** `@binding.type` (declared or constructed) or `@binding.call` (the call whose result the name holds). */
+interface Binding {
+  name: Node;
+  type: Node;
+  fromCall: boolean;
+}
+
+/** Per scope symbol: variable -> its bindings in source order. */
+type BindingScopes = Map<number, Map<string, { at: number; type: string; fromCall: boolean }[]>>;
+
+/**
+ * The last binding before `pos`, or the first one when all come later (a field bound in a later
+ * method). A declared or constructed type beats what a call returned: the call names no type.
+ */
+function typeAt(all: { at: number; type: string; fromCall: boolean }[], pos: number): string {
+  const typed = all.filter((b) => !b.fromCall);
+  const list = typed.length ? typed : all;
+  let pick = list[0];
+  for (const b of list) {
+    if (b.at > pos) break;
+    pick = b;
+  }
+  return pick.type;
 }
 
 function byName(captures: QueryCapture[]): Record<string, Node[]> {

@@ -96,6 +96,16 @@ export interface LanguageSpec {
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */
   bareCallsReachMembers?: boolean;
+  /**
+   * The language's own named types (Go's `error`, `string`): a call through a receiver declared with
+   * one of them goes out of the repository, like one through an imported package's type.
+   */
+  builtinTypes?: string[];
+  /**
+   * The type a function returns (its first result), as written in its signature: `*Client` for
+   * `func NewClient(c Conn) (*Client, error)`. Lets `x := NewClient(c); x.Close()` resolve.
+   */
+  returnType?(signature: string): string | null;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
   visibility(input: VisibilityInput): Visibility;

@@ -1,5 +1,6 @@
 import { CONTAINER_KINDS, type ImportResolver, type RepoView } from '../lang/types.js';
 import { languageById } from '../lang/registry.js';
+import { normalizeTypeName } from '../extract/text.js';
 import type { EdgeRow } from '../store/writer.js';
 import type { CallTier, CallStats, RFile, RImport, RRef, RSymbol, ResolveInput, ResolveOutput } from './types.js';
 
@@ -60,6 +61,7 @@ class Resolver {
   private readonly resolving = new Set<number>();
   private readonly resolvers = new Map<string, ImportResolver>();
   private readonly supers = new Map<number, number[]>();
+  private readonly returnTypes = new Map<string, Hit | null>();
   private readonly edges: EdgeRow[] = [];
   private readonly importStats: ResolveOutput['imports'] = {};
 
@@ -215,6 +217,8 @@ class Resolver {
     const last = parts[parts.length - 1];
     if (parts.length > 1) {
       const head = this.scopeOf(fileId).names.get(parts[0]);
+      // `io.Reader` from an external `io` is not a repository type that happens to be named Reader.
+      if (head?.kind === 'external') return null;
       if (head?.kind === 'module') {
         const ids = this.exportedFrom(head.files, last, new Set()).filter((id) => this.isType(id));
         if (ids.length) return { ids, tier: 'import' };
@@ -223,6 +227,43 @@ class Resolver {
       if (q?.length === 1) return { ids: q, tier: 'import' };
     }
     return this.lookupName(last, fileId, fromSymbol, (id) => this.isType(id));
+  }
+
+  /**
+   * A receiver bound to what a call returned (`@binding.call`: `F` or `pkg.F`): the type that the one
+   * function of that name says it returns, looked up where the function is written.
+   */
+  private returnedType(callee: string, fileId: number, fromSymbol: number): Hit | null {
+    const key = `${fileId}\0${callee}`;
+    if (this.returnTypes.has(key)) return this.returnTypes.get(key)!;
+    let hit: Hit | null = null;
+    const fn = this.calledFunction(callee, fileId, fromSymbol);
+    const spec = fn && languageById(this.files.get(fn.fileId)!.language);
+    const signature = fn && spec?.returnType && this.input.signatureOf?.(fn.id);
+    const written = signature ? spec!.returnType!(signature) : null;
+    const typeName = written ? normalizeTypeName(written) : null;
+    if (fn && typeName) hit = this.resolveType(typeName, fn.fileId, fn.id);
+    this.returnTypes.set(key, hit);
+    return hit;
+  }
+
+  private calledFunction(callee: string, fileId: number, fromSymbol: number): RSymbol | null {
+    const isFunction = (id: number) => this.symbols.get(id)!.kind === 'function';
+    const parts = callee.split('.');
+    let ids: number[] = [];
+    if (parts.length === 1) {
+      ids = this.lookupName(parts[0], fileId, fromSymbol, isFunction)?.ids ?? [];
+    } else if (parts.length === 2) {
+      const head = this.scopeOf(fileId).names.get(parts[0]);
+      if (head?.kind === 'module') ids = this.exportedFrom(head.files, parts[1], new Set()).filter(isFunction);
+    }
+    return ids.length === 1 ? this.symbols.get(ids[0])! : null;
+  }
+
+  /** `pkg.Type` where `pkg` is an import from outside the repository (`t *testing.T`). */
+  private isExternalType(name: string, fileId: number): boolean {
+    const parts = name.split(/\.|::|\\/).filter(Boolean);
+    return parts.length > 1 && this.scopeOf(fileId).names.get(parts[0])?.kind === 'external';
   }
 
   private isType(id: number): boolean {
@@ -288,6 +329,12 @@ class Resolver {
       const t = this.resolveType(r.receiverType, r.fileId, r.symbolId);
       if (t) {
         const m = this.memberOf(t.ids, r.name, false);
+        if (m) return m;
+      } else if (this.isExternalType(r.receiverType, r.fileId) || spec.builtinTypes?.includes(r.receiverType)) {
+        return 'external';
+      } else {
+        const returned = this.returnedType(r.receiverType, r.fileId, r.symbolId);
+        const m = returned && this.memberOf(returned.ids, r.name, false);
         if (m) return m;
       }
     }
