@@ -32,6 +32,8 @@ export interface ApplySummary {
   unchanged: number;
   generation: number;
   commit: string | null;
+  /** Change-log offset the index now reflects; records after it are pending. */
+  checkpoint: number;
   durationMs: number;
 }
 
@@ -61,7 +63,7 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
     const plan = planCandidates(root, meta, log, state);
     const base = {
       records: log.entries.length, problems: log.problems, added: 0, modified: 0, deleted: 0, unchanged: 0,
-      commit: state.head.kind === 'commit' ? state.head.commit : null,
+      commit: state.head.kind === 'commit' ? state.head.commit : null, checkpoint: log.end,
     };
     const fileCount = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number);
     const tooMany = plan.paths && plan.paths.size > Math.max(REBUILD_MIN_FILES, fileCount * REBUILD_SHARE)
