@@ -19,6 +19,13 @@ interface DefMatch {
   receiver: Node | null;
 }
 
+interface Binding {
+  name: Node;
+  type: Node;
+  /** A field declared in a type's body (`@binding.field`): methods reach it through self. */
+  field: boolean;
+}
+
 interface Range {
   start: number;
   end: number;
@@ -63,7 +70,7 @@ class FileExtractor {
     const calls: { call: Node; name: Node; receiver: Node | null }[] = [];
     const importNodes: Node[] = [];
     const inherits: { node: Node; kind: 'extends' | 'implements' }[] = [];
-    const bindings: { name: Node; type: Node }[] = [];
+    const bindings: Binding[] = [];
     const mutateTargets: Node[] = [];
     const mutateGlobals: Node[] = [];
     const exportNodes = new Set<number>();
@@ -95,8 +102,9 @@ class FileExtractor {
       } else if (caps.extends || caps.implements) {
         for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
         for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
-      } else if (caps['binding.name'] && caps['binding.type']) {
-        bindings.push({ name: caps['binding.name'][0], type: caps['binding.type'][0] });
+      } else if ((caps['binding.name'] || caps['binding.field']) && caps['binding.type']) {
+        const field = caps['binding.field']?.[0];
+        bindings.push({ name: field ?? caps['binding.name'][0], type: caps['binding.type'][0], field: !!field });
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
@@ -192,7 +200,8 @@ class FileExtractor {
       else if (frame && frame.sym < 0 && frame.typeName) scopeTyped.push({ sym: idx, typeName: frame.typeName });
 
       const modifiers = this.modifiers(d.node, d.name!);
-      const annotations = this.annotations(d.node, d.name!);
+      const comments = d.doc ? null : this.docComments(d);
+      const annotations = this.annotations(d.node, d.name!, comments);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
       const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery });
       const topLevel = parent === 0 && !receiverType && !frame;
@@ -204,7 +213,7 @@ class FileExtractor {
         startLine: d.node.startPosition.row + 1,
         endLine: d.node.endPosition.row + 1,
         signature: this.signature(d),
-        doc: this.doc(d),
+        doc: d.doc ? firstSentence(d.doc.text) : comments ? firstSentence(comments) : null,
         params: this.params(d),
         visibility,
         isAsync: modifiers.has('async'),
@@ -267,13 +276,17 @@ class FileExtractor {
       for (const c of n.children) if (c) visit(c, mod);
     };
     for (const c of def.children) if (c) visit(c, false);
+    // `public const A = 1, B = 2;`: the modifiers sit on the wrapper, before the definition.
+    const wrapper = def.parent && this.spec.wrapperTypes.includes(def.parent.type) ? def.parent : null;
+    if (wrapper) for (const c of wrapper.children) if (c && c.endIndex <= def.startIndex) visit(c, false);
     return out;
   }
 
   /** Decorators, annotations and attributes: inside the definition, on its wrapper, or just above it. */
-  private annotations(def: Node, name: Node): string[] {
+  private annotations(def: Node, name: Node, docComments: string | null): string[] {
+    const fromDoc = docComments && this.spec.docAnnotations ? this.spec.docAnnotations(docComments) : [];
     const types = this.spec.annotationTypes;
-    if (!types.length) return [];
+    if (!types.length) return [...new Set(fromDoc)];
     const found: Node[] = [];
     for (const c of def.children) {
       if (!c || c.startIndex >= name.startIndex) break;
@@ -286,7 +299,7 @@ class FileExtractor {
       if (types.includes(s.type)) found.push(s);
       else if (!this.spec.commentTypes.includes(s.type)) break;
     }
-    return [...new Set(found.map((n) => annotationName(n.text)))].filter(Boolean);
+    return [...new Set([...found.map((n) => annotationName(n.text)), ...fromDoc])].filter(Boolean);
   }
 
   private signature(d: DefMatch): string {
@@ -294,11 +307,11 @@ class FileExtractor {
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
     let text = this.source.slice(node.startIndex, end);
     if (!d.body) text = text.split('\n')[0];
-    return collapse(text.replace(/[\s{:]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+    return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
 
-  private doc(d: DefMatch): string | null {
-    if (d.doc) return firstSentence(d.doc.text);
+  /** The raw text of the comments right above a definition (or its wrapper), or null. */
+  private docComments(d: DefMatch): string | null {
     let target: Node = d.node;
     if (target.parent && this.spec.wrapperTypes.includes(target.parent.type)) target = target.parent;
     const comments: string[] = [];
@@ -314,7 +327,7 @@ class FileExtractor {
       comments.unshift(s.text);
       expectRow = s.startPosition.row;
     }
-    return comments.length ? firstSentence(comments.join('\n')) : null;
+    return comments.length ? comments.join('\n') : null;
   }
 
   private startsLine(n: Node): boolean {
@@ -342,15 +355,16 @@ class FileExtractor {
     return 0;
   }
 
-  /** Variable -> type name, per enclosing symbol. `self.x` bindings live on the enclosing type. */
-  private bindingScopes(bindings: { name: Node; type: Node }[]): Map<number, Map<string, string>> {
+  /** Variable -> type name, per enclosing symbol. `self.x` bindings and fields live on the enclosing type. */
+  private bindingScopes(bindings: Binding[]): Map<number, Map<string, string>> {
     const scopes = new Map<number, Map<string, string>>();
     for (const b of bindings) {
       const type = normalizeTypeName(b.type.text);
       if (!type) continue;
-      const name = b.name.text.replace(/\s+/g, '');
+      const written = b.name.text.replace(/\s+/g, '');
+      const name = b.field ? this.spec.fieldAccess?.(written) ?? `${this.spec.selfNames[0]}.${written}` : written;
       let scope = this.symbolAt(b.name.startIndex);
-      if (this.isSelfMember(name)) scope = this.containerOf(scope);
+      if (b.field || this.isSelfMember(name)) scope = this.containerOf(scope);
       let map = scopes.get(scope);
       if (!map) scopes.set(scope, (map = new Map()));
       if (!map.has(name)) map.set(name, type);

@@ -90,6 +90,16 @@ export interface LanguageSpec {
   bareCallsReachMembers?: boolean;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
+  /**
+   * Annotations written inside a definition's doc comment (PHPDoc `@test`), given the comment's raw
+   * text; they join the symbol's annotations.
+   */
+  docAnnotations?(comment: string): string[];
+  /**
+   * How a method spells a field declared in its type's body as `declared` (a `@binding.field` capture):
+   * PHP's `$repo` -> `$this->repo`. Default: `<selfNames[0]>.<declared>`.
+   */
+  fieldAccess?(declared: string): string;
   visibility(input: VisibilityInput): Visibility;
   /** Turns a node captured as `@import` into import specs. */
   parseImport(node: Node): ImportSpec[];
