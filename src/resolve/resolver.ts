@@ -270,7 +270,9 @@ class Resolver {
   private callTarget(r: RRef): Hit | 'external' | null {
     const spec = languageById(this.files.get(r.fileId)!.language);
     const callable = (id: number) => this.symbols.get(id)!.kind !== 'module';
-    if (!r.receiver) return this.lookupName(r.name, r.fileId, r.symbolId, callable, true);
+    if (!r.receiver) {
+      return this.lookupName(r.name, r.fileId, r.symbolId, callable, true) ?? (this.importedFromOutside(r.name, r.fileId) ? 'external' : null);
+    }
 
     const receiver = r.receiver.replace(/\s+/g, '');
     if (spec.selfNames.includes(receiver) || receiver === 'super' || receiver === 'parent') {
@@ -283,6 +285,9 @@ class Resolver {
       if (t) {
         const m = this.memberOf(t.ids, r.name, false);
         if (m) return m;
+      } else if (this.importedFromOutside(r.receiverType.split(/\.|::|\\/)[0], r.fileId)) {
+        // A variable of a dependency's type: its methods are the dependency's, not same-named ones here.
+        return 'external';
       }
     }
     const bound = this.scopeOf(r.fileId).names.get(receiver);
@@ -297,6 +302,11 @@ class Resolver {
       if (m) return m;
     }
     return this.globalMember(r.name);
+  }
+
+  /** The file imports `name` from a module outside the repository. */
+  private importedFromOutside(name: string, fileId: number): boolean {
+    return this.scopeOf(fileId).names.get(name)?.kind === 'external';
   }
 
   /**
