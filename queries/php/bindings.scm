@@ -38,3 +38,9 @@
 (assignment_expression
   left: [(variable_name) (member_access_expression)] @binding.name
   right: (object_creation_expression [(name) (qualified_name)] @binding.type))
+
+; `if ($node instanceof Heading) { $node->level() }`: the test narrows the variable's type.
+(binary_expression
+  left: [(variable_name) (member_access_expression)] @binding.name
+  operator: "instanceof"
+  right: [(name) (qualified_name)] @binding.type)

@@ -59,6 +59,7 @@ describe('php extraction', () => {
       'class Cache src/Support/Cache.php:6',
       'method Cache.has src/Support/Cache.php:11',
       'method Cache.put src/Support/Cache.php:16',
+      'class InvalidArgumentException src/Support/InvalidArgumentException.php:6',
       'constant VERSION src/Support/functions.php:5',
       'constant SHOP_DEBUG src/Support/functions.php:7', // define('SHOP_DEBUG', false)
       'function log_message src/Support/functions.php:12',
@@ -175,6 +176,7 @@ describe('php extraction', () => {
   it('resolves calls: functions, $this, self/static/parent, Foo::, new, typed and promoted receivers', () => {
     expect(edgeLines(ix.db, 'calls', { confidence: true })).toEqual([
       'BaseService.audit -> log_message 0.5', // \Shop\Support\log_message(): no import, a unique global name
+      'Cache.put -> InvalidArgumentException 0.85', // new InvalidArgumentException: the namespace's own
       'Cache.put -> log_message 0.85', // same namespace directory, no `use` needed
       'Entity.save -> Entity.validate 0.9', // $this->validate()
       'Half.method -> before 0.95',
@@ -203,7 +205,7 @@ describe('php extraction', () => {
       'ProductServiceTest.testCreate -> Priced.price 0.25', // $product->price(): two methods of that name
       'ProductServiceTest.testCreate -> Product.price 0.25',
       'ProductServiceTest.testCreate -> ProductService.create 0.9', // typed property `ProductService $service`
-      'Repository.find -> HasName.name 0.5',
+      'Repository.find -> HasName.name 0.8', // `$row instanceof Product` narrows $row
       'Repository.store -> Entity.save 0.9', // typed parameter Entity $entity
       'Repository.store -> log_message 0.9',
       'after -> before 0.95',
@@ -213,8 +215,10 @@ describe('php extraction', () => {
       'templates/page -> format_price 0.5',
       'templates/page -> legacy_title 0.5',
     ]);
-    // Built-ins (trim, min, define…), PHPUnit's assertSame and $this->logger?->info() stay unresolved.
-    expect(ix.summary.calls.php).toMatchObject({ total: 49, resolved: 37, unresolved: 12 });
+    // $this->logger?->info(): a ?LoggerInterface from Psr\Log, outside the repository. Built-ins (trim, min,
+    // define…), `new \InvalidArgumentException` (PHP's, not Shop\Support's) and PHPUnit's assertSame stay
+    // unresolved; isset() is a language construct, not a call.
+    expect(ix.summary.calls.php).toMatchObject({ total: 51, resolved: 38, external: 1, unresolved: 12 });
   });
 
   it('links subtypes, trait users and tests to what they exercise', () => {
@@ -224,6 +228,7 @@ describe('php extraction', () => {
       'ProductService -> BaseService',
     ]);
     expect(edgeLines(ix.db, 'implements')).toEqual(['Product -> Priced']); // \JsonSerializable is PHP's
+    // `extends \InvalidArgumentException` names PHP's class: no edge (not even to the class itself).
     expect(edgeLines(ix.db, 'tests')).toEqual([
       'ProductServiceTest -> ProductService.make', // setUp is not a test: its class is
       'ProductServiceTest.discountIsCapped -> Product',
