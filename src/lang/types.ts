@@ -62,6 +62,12 @@ export interface ImportResolver {
   resolveModule(spec: ImportSpec, fromPath: string): string[] | null;
   /** `from pkg import sub`: when `name` is not a symbol of the module, it may be a submodule. */
   resolveMember?(spec: ImportSpec, name: string, fromPath: string): string[] | null;
+  /**
+   * A type written with its namespace in code (PHP `\PHPUnit\Framework\TestCase`, `Driver\Statement`):
+   * the files that may define it; [] when it is known to lie outside the repository (then no type of
+   * the same last name is guessed); null when unknown (the last name is looked up as usual).
+   */
+  resolveQualified?(name: string, fromPath: string): string[] | null;
 }
 
 /**
