@@ -139,17 +139,21 @@ function createImportResolver(repo: RepoView): ImportResolver {
   const autoload = composerAutoload(repo);
   const byBase = new Map<string, string[]>();
   const byDir = new Map<string, string[]>();
+  const dirsByLast = new Map<string, string[]>();
   for (const file of repo.files) {
     if (!PHP_FILE.test(file)) continue;
     push(byBase, stripExt(baseName(file)), file);
-    push(byDir, dirOf(file), file);
+    const dir = dirOf(file);
+    if (!byDir.has(dir)) push(dirsByLast, baseName(dir), dir);
+    push(byDir, dir, file);
   }
   const nsCache = new Map<string, string[]>();
-  const declares = (file: string, ns: string): boolean => {
+  const namespacesOf = (file: string): string[] => {
     let list = nsCache.get(file);
     if (!list) nsCache.set(file, (list = declaredNamespaces(repo.readText(file) ?? '')));
-    return list.includes(ns);
+    return list;
   };
+  const declares = (file: string, ns: string): boolean => namespacesOf(file).includes(ns);
   const nearest = (files: string[], fromPath: string): string[] =>
     files.length <= 1 ? files : [[...files].sort((a, b) => sharedPrefix(b, fromPath) - sharedPrefix(a, fromPath))[0]];
 
@@ -170,7 +174,10 @@ function createImportResolver(repo: RepoView): ImportResolver {
     return nearest((byBase.get(name) ?? []).filter((f) => declares(f, ns)), fromPath);
   };
   /** Files of the namespace's directory (autoload root or path suffix) that declare the namespace. */
+  const nsFilesCache = new Map<string, string[]>();
   const namespaceFiles = (ns: string): string[] => {
+    const cached = nsFilesCache.get(ns);
+    if (cached) return cached;
     const dirs = new Set<string>();
     for (const a of autoload) {
       const prefix = a.prefix.replace(/\\$/, '');
@@ -178,22 +185,48 @@ function createImportResolver(repo: RepoView): ImportResolver {
       const d = joinPath(a.dir, ns.slice(prefix.length).split('\\').join('/'));
       if (d !== null) dirs.add(d);
     }
-    const segs = ns ? ns.split('\\') : [];
-    for (const dir of byDir.keys()) {
-      const parts = dir ? dir.split('/') : [];
-      if (segs.length && parts[parts.length - 1] === segs[segs.length - 1]) dirs.add(dir);
-    }
-    return [...dirs].flatMap((d) => byDir.get(d) ?? []).filter((f) => declares(f, ns));
+    for (const d of dirsByLast.get(ns.slice(ns.lastIndexOf('\\') + 1)) ?? []) dirs.add(d);
+    const files = [...dirs].flatMap((d) => byDir.get(d) ?? []).filter((f) => declares(f, ns));
+    nsFilesCache.set(ns, files);
+    return files;
   };
+  const subNamespace = (spec: ImportSpec, name: string): string[] =>
+    spec.module === GLOBAL_NAMESPACE ? namespaceFiles(name) : namespaceFiles(`${spec.module}\\${name}`);
 
   return {
     resolveModule(spec, fromPath) {
       if (spec.wildcard) return includedFile(spec.module, fromPath, repo.files);
       const ns = spec.module === GLOBAL_NAMESPACE ? '' : spec.module;
       const files = new Set<string>();
-      for (const { name } of spec.names) for (const f of classFile(ns, name, fromPath)) files.add(f);
+      for (const { name } of spec.names) {
+        const found = classFile(ns, name, fromPath);
+        // `use Doctrine\DBAL\Driver\API\MySQL;` names a namespace, for `new MySQL\ExceptionConverter()`.
+        for (const f of found.length ? found : subNamespace(spec, name)) files.add(f);
+      }
       if (!files.size && ns) for (const f of namespaceFiles(ns)) files.add(f);
       return files.size ? [...files] : null;
+    },
+    // Called when the name is no symbol of the files above: an imported namespace binds its files.
+    resolveMember(spec, name) {
+      const files = subNamespace(spec, name);
+      return files.length ? files : null;
+    },
+    /**
+     * `Foo\Bar\Baz` as written in code (a leading `\` is already gone): absolute, or relative to the
+     * file's namespace. Neither, and no directory of the repository is named like its namespace's last
+     * part: a dependency's (`\PHPUnit\Framework\TestCase`), so no same-named class here is guessed.
+     */
+    resolveQualified(name, fromPath) {
+      const cut = name.lastIndexOf('\\');
+      if (cut <= 0) return null;
+      const ns = name.slice(0, cut);
+      const last = name.slice(cut + 1);
+      const absolute = classFile(ns, last, fromPath);
+      if (absolute.length) return absolute;
+      const own = namespacesOf(fromPath)[0];
+      const relative = own ? classFile(`${own}\\${ns}`, last, fromPath) : [];
+      if (relative.length) return relative;
+      return dirsByLast.has(ns.slice(ns.lastIndexOf('\\') + 1)) ? null : [];
     },
   };
 }

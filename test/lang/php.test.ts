@@ -74,6 +74,8 @@ describe('php extraction', () => {
       'method ProductServiceTest.testCreate tests/ProductServiceTest.php:19',
       'method ProductServiceTest.discountIsCapped tests/ProductServiceTest.php:28',
       'method ProductServiceTest.freeProductsCostNothing tests/ProductServiceTest.php:34',
+      'class TestCase tests/TestCase.php:6',
+      'method TestCase.product tests/TestCase.php:8',
     ]);
     // The .phtml template defines nothing but is indexed (its calls appear below).
     expect(fileByPath(ix.db, 'templates/page.phtml')).toBeTruthy();
@@ -166,7 +168,6 @@ describe('php extraction', () => {
       'src/Service/ProductService.php:src/Service/ProductService -> src/Repo/Repository.php:Repository',
       'src/Service/ProductService.php:src/Service/ProductService -> src/Support/Cache.php:Cache',
       'src/Service/ProductService.php:src/Service/ProductService -> src/Support/functions.php:format_price',
-      'tests/ProductServiceTest.php:tests/ProductServiceTest -> external:PHPUnit\\Framework',
       'tests/ProductServiceTest.php:tests/ProductServiceTest -> external:PHPUnit\\Framework\\Attributes', // use …\Test
       'tests/ProductServiceTest.php:tests/ProductServiceTest -> src/Model/Product.php:Product',
       'tests/ProductServiceTest.php:tests/ProductServiceTest -> src/Service/ProductService.php:ProductService',
@@ -205,9 +206,11 @@ describe('php extraction', () => {
       'ProductServiceTest.testCreate -> Priced.price 0.25', // $product->price(): two methods of that name
       'ProductServiceTest.testCreate -> Product.price 0.25',
       'ProductServiceTest.testCreate -> ProductService.create 0.9', // typed property `ProductService $service`
+      'ProductServiceTest.testCreate -> TestCase.product 0.8',
       'Repository.find -> HasName.name 0.8', // `$row instanceof Product` narrows $row
       'Repository.store -> Entity.save 0.9', // typed parameter Entity $entity
       'Repository.store -> log_message 0.9',
+      'TestCase.product -> Product 0.5', // new \Shop\Model\Product: looked up by its last name
       'after -> before 0.95',
       'boot -> legacy_title 0.9', // through require_once __DIR__ . '/support/helpers.php'
       'broken -> before 0.475', // inside a syntax-error region: lower confidence
@@ -215,10 +218,11 @@ describe('php extraction', () => {
       'templates/page -> format_price 0.5',
       'templates/page -> legacy_title 0.5',
     ]);
-    // $this->logger?->info(): a ?LoggerInterface from Psr\Log, outside the repository. Built-ins (trim, min,
-    // define…), `new \InvalidArgumentException` (PHP's, not Shop\Support's) and PHPUnit's assertSame stay
-    // unresolved; isset() is a language construct, not a call.
-    expect(ix.summary.calls.php).toMatchObject({ total: 51, resolved: 38, external: 1, unresolved: 12 });
+    // External: $this->logger?->info() (a ?LoggerInterface from Psr\Log) and the three assertSame() calls
+    // (the test class's TestCase extends \PHPUnit\Framework\TestCase, so unknown $this/self methods are
+    // PHPUnit's). Built-ins (trim, min, define…) and `new \InvalidArgumentException` (PHP's, not
+    // Shop\Support's) stay unresolved; isset() is a language construct, not a call.
+    expect(ix.summary.calls.php).toMatchObject({ total: 54, resolved: 41, external: 4, unresolved: 9 });
   });
 
   it('links subtypes, trait users and tests to what they exercise', () => {
@@ -226,6 +230,8 @@ describe('php extraction', () => {
       'Product -> Entity',
       'Product -> HasName', // `use HasName;` counts as extends
       'ProductService -> BaseService',
+      'ProductServiceTest -> TestCase', // tests/TestCase.php, not PHPUnit's: same namespace directory
+      // TestCase extends \PHPUnit\Framework\TestCase: a dependency's, not itself (no edge)
     ]);
     expect(edgeLines(ix.db, 'implements')).toEqual(['Product -> Priced']); // \JsonSerializable is PHP's
     // `extends \InvalidArgumentException` names PHP's class: no edge (not even to the class itself).
@@ -240,6 +246,7 @@ describe('php extraction', () => {
       'ProductServiceTest.testCreate -> ProductService.create',
       'tests/ProductServiceTest -> src/Model/Product',
       'tests/ProductServiceTest -> src/Service/ProductService',
+      'tests/TestCase -> Product', // TestCase.product is a helper, not a test: its file owns the edge
     ]);
   });
 
@@ -270,6 +277,29 @@ describe('php import resolver', () => {
     expect(r.resolveModule(spec('Other', 'Mailer'), 'x.php')).toEqual(['other/Mailer.php']);
     expect(r.resolveModule(spec('Vendor\\Mail', 'Mailer'), 'x.php')).toBeNull(); // same file name, other namespace
     expect(r.resolveModule(spec('Acme\\Mail', 'send'), 'x.php')).toEqual(['lib/Acme/Mail/Mailer.php', 'lib/Acme/Mail/functions.php']);
+  });
+
+  it('resolves a use of a namespace (not a class) to that namespace\'s files', () => {
+    const r = php.createImportResolver(repo({
+      'src/Driver/API/ExceptionConverter.php': '<?php\nnamespace App\\Driver\\API;\ninterface ExceptionConverter {}\n',
+      'src/Driver/API/MySQL/ExceptionConverter.php': '<?php\nnamespace App\\Driver\\API\\MySQL;\nclass ExceptionConverter {}\n',
+    }));
+    const spec = { module: 'App\\Driver\\API', names: [{ name: 'MySQL' }], line: 1 };
+    expect(r.resolveModule(spec, 'src/Driver/X.php')).toEqual(['src/Driver/API/MySQL/ExceptionConverter.php']);
+    expect(r.resolveMember!(spec, 'MySQL', 'src/Driver/X.php')).toEqual(['src/Driver/API/MySQL/ExceptionConverter.php']);
+  });
+
+  it('resolves qualified names absolutely or from the file\'s namespace, and knows outside ones', () => {
+    const r = php.createImportResolver(repo({
+      'src/Driver/Statement.php': '<?php\nnamespace App\\Driver;\nclass Statement {}\n',
+      'src/Connection.php': '<?php\nnamespace App;\nclass Connection {}\n',
+    }));
+    const from = 'src/Connection.php';
+    expect(r.resolveQualified!('App\\Driver\\Statement', from)).toEqual(['src/Driver/Statement.php']);
+    expect(r.resolveQualified!('Driver\\Statement', from)).toEqual(['src/Driver/Statement.php']); // App\Driver\…
+    expect(r.resolveQualified!('PHPUnit\\Framework\\TestCase', from)).toEqual([]); // a dependency's
+    expect(r.resolveQualified!('Other\\Driver\\Missing', from)).toBeNull(); // a Driver directory exists: unknown
+    expect(r.resolveQualified!('Statement', from)).toBeNull(); // not qualified
   });
 
   it('maps PSR-0 prefixes and global classes', () => {
