@@ -18,6 +18,7 @@ import { baseName, dirOf, joinPath, stripExt } from './paths.js';
 const PHP_FILE = /\.(php|phtml)$/;
 const TEST_DIRS = /(^|\/)[Tt]ests?\//;
 const GLOBAL_NAMESPACE = '\\';
+const MIRRORED_ROOT = /^(src|lib|app|tests?)\/(?=.)/;
 /** PHPDoc tags that change what a symbol is (a test, a deprecated API), kept as annotations. */
 const DOC_TAGS = new Set(['test', 'dataProvider', 'depends', 'group', 'covers', 'deprecated', 'internal']);
 
@@ -275,7 +276,9 @@ export const php: LanguageSpec = {
   parseImport,
   moduleName: (path) => stripExt(path),
   // PSR-4 makes a directory one namespace, and a namespace's classes see each other without `use`.
-  sharedScopeKey: (path) => dirOf(path),
+  // A leading src/, lib/, app/ or tests/ is dropped: libraries mirror their code's namespaces under
+  // tests/ (src/Monolog/Handler and tests/Monolog/Handler are both Monolog\Handler).
+  sharedScopeKey: (path) => dirOf(path).replace(MIRRORED_ROOT, ''),
   isTestFile: (path) => TEST_DIRS.test(path) || /Test\.php$/.test(baseName(path)),
   isTestSymbol: ({ name, kind, annotations, parentName, inTestFile }) => {
     if (!inTestFile) return false;

@@ -312,3 +312,14 @@ describe('php import resolver', () => {
     expect(r.resolveModule({ module: '\\', names: [{ name: 'Legacy' }], line: 1 }, 'x.php')).toEqual(['src/Legacy.php']);
   });
 });
+
+describe('php shared scope', () => {
+  it('is the directory, with mirrored src/ and tests/ roots seen as one namespace', () => {
+    const key = (p: string) => php.sharedScopeKey!(p);
+    expect(key('src/Monolog/Handler/StreamHandler.php')).toBe('Monolog/Handler');
+    expect(key('tests/Monolog/Handler/StreamHandlerTest.php')).toBe('Monolog/Handler');
+    expect(key('src/Model/Product.php')).not.toBe(key('src/Repo/Repository.php'));
+    expect(key('src/broken.php')).toBe('src'); // a root of its own stays itself
+    expect(key('Monolog/Logger.php')).toBe('Monolog');
+  });
+});
