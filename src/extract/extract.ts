@@ -95,9 +95,12 @@ class FileExtractor {
       } else if (caps.extends || caps.implements) {
         for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
         for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
-      } else if (caps['binding.name'] && (caps['binding.type'] || caps['binding.call'])) {
+      } else if ((caps['binding.name'] || caps['binding.field']) && (caps['binding.type'] || caps['binding.call'])) {
         const type = caps['binding.type']?.[0];
-        for (const name of caps['binding.name']) bindings.push({ name, type: type ?? caps['binding.call'][0], fromCall: !type });
+        const field = caps['binding.field']?.[0];
+        for (const name of field ? [field] : caps['binding.name']) {
+          bindings.push({ name, type: type ?? caps['binding.call'][0], fromCall: !type, field: !!field });
+        }
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
@@ -193,7 +196,8 @@ class FileExtractor {
       else if (frame && frame.sym < 0 && frame.typeName) scopeTyped.push({ sym: idx, typeName: frame.typeName });
 
       const modifiers = this.modifiers(d.node, d.name!);
-      const annotations = this.annotations(d.node, d.name!);
+      const comments = d.doc ? null : this.docComments(d);
+      const annotations = this.annotations(d.node, d.name!, comments);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
       const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery });
       const topLevel = parent === 0 && !receiverType && !frame;
@@ -205,7 +209,7 @@ class FileExtractor {
         startLine: d.node.startPosition.row + 1,
         endLine: d.node.endPosition.row + 1,
         signature: this.signature(d),
-        doc: this.doc(d),
+        doc: d.doc ? firstSentence(d.doc.text) : comments ? firstSentence(comments) : null,
         params: this.params(d),
         visibility,
         isAsync: modifiers.has('async'),
@@ -267,14 +271,18 @@ class FileExtractor {
       if (!mod && n.isNamed) return; // a nested construct (parameters, annotations): not a modifier
       for (const c of n.children) if (c) visit(c, mod);
     };
+    // `public const A = 1, B = 2;`: the modifiers sit on the wrapper, before the definition.
+    const wrapper = def.parent && this.spec.wrapperTypes.includes(def.parent.type) ? def.parent : null;
+    if (wrapper) for (const c of wrapper.children) if (c && c.endIndex <= def.startIndex) visit(c, false);
     for (const c of def.children) if (c) visit(c, false);
     return out;
   }
 
   /** Decorators, annotations and attributes: inside the definition, on its wrapper, or just above it. */
-  private annotations(def: Node, name: Node): string[] {
+  private annotations(def: Node, name: Node, docComments: string | null): string[] {
+    const fromDoc = docComments && this.spec.docAnnotations ? this.spec.docAnnotations(docComments) : [];
     const types = this.spec.annotationTypes;
-    if (!types.length) return [];
+    if (!types.length) return [...new Set(fromDoc)];
     const found: Node[] = [];
     for (const c of def.children) {
       if (!c || c.startIndex >= name.startIndex) break;
@@ -287,7 +295,7 @@ class FileExtractor {
       if (types.includes(s.type)) found.push(s);
       else if (!this.spec.commentTypes.includes(s.type)) break;
     }
-    return [...new Set(found.map((n) => annotationName(n.text)))].filter(Boolean);
+    return [...new Set([...found.map((n) => annotationName(n.text)), ...fromDoc])].filter(Boolean);
   }
 
   private signature(d: DefMatch): string {
@@ -295,15 +303,15 @@ class FileExtractor {
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
     let text = this.source.slice(node.startIndex, end);
     if (!d.body) text = text.split('\n')[0];
-    return collapse(text.replace(/[\s{:]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+    return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
 
-  private doc(d: DefMatch): string | null {
-    if (d.doc) return firstSentence(d.doc.text);
+  /** The raw text of the comments right above a definition (or its wrapper), or null. */
+  private docComments(d: DefMatch): string | null {
     let target: Node = d.node;
     if (target.parent && this.spec.wrapperTypes.includes(target.parent.type)) target = target.parent;
     const comments = this.commentsAbove(target);
-    return comments.length ? firstSentence(comments.join('\n')) : null;
+    return comments.length ? comments.join('\n') : null;
   }
 
   /**
@@ -363,8 +371,8 @@ class FileExtractor {
   }
 
   /**
-   * Variable -> type names, per enclosing symbol, in source order. `self.x` bindings live on the
-   * enclosing type. A name bound several times (`f, err := os.Open(p)`, then `f := &File{}`) takes the
+   * Variable -> type names, per enclosing symbol, in source order. `self.x` bindings and declared
+   * fields live on the enclosing type. A name bound several times (`f, err := os.Open(p)`, then `f := &File{}`) takes the
    * type of the last binding before the call.
    */
   private bindingScopes(bindings: Binding[]): BindingScopes {
@@ -372,11 +380,12 @@ class FileExtractor {
     for (const b of bindings) {
       const type = normalizeTypeName(b.type.text);
       if (!type) continue;
-      const name = b.name.text.replace(/\s+/g, '');
+      const written = b.name.text.replace(/\s+/g, '');
+      const name = b.field ? this.spec.fieldAccess?.(written) ?? `${this.spec.selfNames[0]}.${written}` : written;
       let scope = this.symbolAt(b.name.startIndex);
       // A constant's (or package variable's) own binding is visible where the constant is.
       if (scope > 0 && this.symbols[scope].kind === 'constant') scope = this.rangeParent[scope];
-      if (this.isSelfMember(name)) scope = this.containerOf(scope);
+      if (b.field || this.isSelfMember(name)) scope = this.containerOf(scope);
       let map = scopes.get(scope);
       if (!map) scopes.set(scope, (map = new Map()));
       const list = map.get(name);
@@ -465,6 +474,8 @@ interface Binding {
   name: Node;
   type: Node;
   fromCall: boolean;
+  /** A field declared in a type's body (`@binding.field`): methods reach it through self. */
+  field: boolean;
 }
 
 /** Per scope symbol: variable -> its bindings in source order. */

@@ -1,10 +1,11 @@
 import { CgError } from '../errors.js';
 import type { LanguageSpec } from './types.js';
+import { php } from './php.js';
 import { python } from './python.js';
 import { go } from './go.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python, go];
+export const LANGUAGES: readonly LanguageSpec[] = [python, go, php];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();

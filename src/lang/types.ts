@@ -62,6 +62,12 @@ export interface ImportResolver {
   resolveModule(spec: ImportSpec, fromPath: string): string[] | null;
   /** `from pkg import sub`: when `name` is not a symbol of the module, it may be a submodule. */
   resolveMember?(spec: ImportSpec, name: string, fromPath: string): string[] | null;
+  /**
+   * A type written with its namespace in code (PHP `\PHPUnit\Framework\TestCase`, `Driver\Statement`):
+   * the files that may define it; [] when it is known to lie outside the repository (then no type of
+   * the same last name is guessed); null when unknown (the last name is looked up as usual).
+   */
+  resolveQualified?(name: string, fromPath: string): string[] | null;
 }
 
 /**
@@ -108,6 +114,16 @@ export interface LanguageSpec {
   returnType?(signature: string): string | null;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
+  /**
+   * Annotations written inside a definition's doc comment (PHPDoc `@test`), given the comment's raw
+   * text; they join the symbol's annotations.
+   */
+  docAnnotations?(comment: string): string[];
+  /**
+   * How a method spells a field declared in its type's body as `declared` (a `@binding.field` capture):
+   * PHP's `$repo` -> `$this->repo`. Default: `<selfNames[0]>.<declared>`.
+   */
+  fieldAccess?(declared: string): string;
   visibility(input: VisibilityInput): Visibility;
   /** Turns a node captured as `@import` into import specs. */
   parseImport(node: Node): ImportSpec[];

@@ -62,6 +62,8 @@ class Resolver {
   private readonly resolvers = new Map<string, ImportResolver>();
   private readonly supers = new Map<number, number[]>();
   private readonly returnTypes = new Map<string, Hit | null>();
+  /** Types with a supertype from outside the repository (imported from a dependency, or defined nowhere here). */
+  private readonly outsideSupers = new Set<number>();
   private readonly edges: EdgeRow[] = [];
   private readonly importStats: ResolveOutput['imports'] = {};
 
@@ -203,7 +205,12 @@ class Resolver {
 
   private resolveInherit(r: RRef): void {
     const hit = this.resolveType(r.name, r.fileId, r.symbolId);
-    if (!hit) return;
+    // A type never extends itself: `class TestCase extends \PHPUnit\Framework\TestCase` names another one.
+    const onlySelf = hit !== null && hit.ids.every((id) => id === r.symbolId);
+    if (!hit || onlySelf) {
+      if (this.isOutsideType(r.name, r.fileId, r.symbolId)) this.outsideSupers.add(r.symbolId);
+      return;
+    }
     for (const id of hit.ids) {
       if (id === r.symbolId) continue;
       this.edge(r.symbolId, id, r.kind, this.confidence(hit, r.inError), r.line, r.fileId, null);
@@ -225,6 +232,12 @@ class Resolver {
       }
       const q = this.byQualified.get(parts.join('.'))?.filter((id) => this.isType(id));
       if (q?.length === 1) return { ids: q, tier: 'import' };
+      const files = this.qualifiedFiles(name, fileId);
+      if (files) {
+        const ids = this.exportedFrom(files, last, new Set()).filter((id) => this.isType(id));
+        if (ids.length) return { ids, tier: 'import' };
+        if (!files.length) return null; // outside the repository: no guess by the last name
+      }
     }
     return this.lookupName(last, fileId, fromSymbol, (id) => this.isType(id));
   }
@@ -260,10 +273,30 @@ class Resolver {
     return ids.length === 1 ? this.symbols.get(ids[0])! : null;
   }
 
-  /** `pkg.Type` where `pkg` is an import from outside the repository (`t *testing.T`). */
-  private isExternalType(name: string, fileId: number): boolean {
+  /** The language resolver's answer for a qualified type name: candidate files, [] outside, null unknown. */
+  private qualifiedFiles(name: string, fileId: number): number[] | null {
+    const file = this.files.get(fileId)!;
+    const paths = this.resolverFor(file.language).resolveQualified?.(name, file.path);
+    if (!paths) return null;
+    return paths.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined);
+  }
+
+  /** A type name imported from outside the repository, or that no type of the repository bears. */
+  private isOutsideType(name: string, fileId: number, except: number): boolean {
     const parts = name.split(/\.|::|\\/).filter(Boolean);
-    return parts.length > 1 && this.scopeOf(fileId).names.get(parts[0])?.kind === 'external';
+    if (this.importedFromOutside(parts[0], fileId)) return true;
+    if (parts.length > 1 && this.qualifiedFiles(name, fileId)?.length === 0) return true;
+    return !(this.byName.get(parts[parts.length - 1]) ?? []).some((id) => id !== except && this.isType(id));
+  }
+
+  /** The type, or one of its ancestors, extends something from outside: unknown members may be its. */
+  private extendsOutside(typeId: number): boolean {
+    return this.outsideSupers.has(typeId) || this.ancestors(typeId).some((a) => this.outsideSupers.has(a));
+  }
+
+  /** The file imports `name` from a module outside the repository (`io` in `io.Reader`, a composer package). */
+  private importedFromOutside(name: string, fileId: number): boolean {
+    return this.scopeOf(fileId).names.get(name)?.kind === 'external';
   }
 
   private isType(id: number): boolean {
@@ -314,7 +347,7 @@ class Resolver {
     if (!r.receiver) {
       const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, true, false);
       if (hit) return hit;
-      if (spec.builtins?.has(r.name)) return 'external';
+      if (spec.builtins?.has(r.name) || this.importedFromOutside(r.name, r.fileId)) return 'external';
       return this.globalName(r.name, callable);
     }
 
@@ -323,14 +356,20 @@ class Resolver {
     if (spec.selfNames.includes(receiver) || isSuper) {
       const type = this.enclosingType(r.symbolId);
       if (type === null) return this.globalMember(r.name);
-      return this.memberOf([type], r.name, isSuper) ?? this.globalMember(r.name);
+      const m = this.memberOf([type], r.name, isSuper);
+      if (m) return m;
+      // `$this->assertSame()` in a PHPUnit TestCase, `self.assertEqual()` in a unittest.TestCase.
+      return this.extendsOutside(type) ? 'external' : this.globalMember(r.name);
     }
     if (r.receiverType) {
       const t = this.resolveType(r.receiverType, r.fileId, r.symbolId);
       if (t) {
         const m = this.memberOf(t.ids, r.name, false);
         if (m) return m;
-      } else if (this.isExternalType(r.receiverType, r.fileId) || spec.builtinTypes?.includes(r.receiverType)) {
+        if (t.ids.some((id) => this.extendsOutside(id))) return 'external';
+      } else if (this.importedFromOutside(r.receiverType.split(/\.|::|\\/)[0], r.fileId)
+        || spec.builtinTypes?.includes(r.receiverType)) {
+        // A variable of a dependency's or the language's type: its methods are not same-named ones here.
         return 'external';
       } else {
         const returned = this.returnedType(r.receiverType, r.fileId, r.symbolId);
