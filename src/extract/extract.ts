@@ -292,9 +292,23 @@ class FileExtractor {
   private signature(d: DefMatch): string {
     const node = d.node;
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
-    let text = this.source.slice(node.startIndex, end);
-    if (!d.body) text = text.split('\n')[0];
-    return collapse(text.replace(/[\s{:]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+    let text = this.withoutAnnotations(node, d.name!, end);
+    if (!d.body) text = text.trimStart().split('\n')[0];
+    return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+  }
+
+  /** The definition's text up to `end`, without the annotations written before its name (they are listed apart). */
+  private withoutAnnotations(node: Node, name: Node, end: number): string {
+    const cuts = this.spec.annotationTypes.length ? node.descendantsOfType(this.spec.annotationTypes)
+      .filter((a): a is Node => !!a && a.endIndex <= name.startIndex) : [];
+    let text = '';
+    let at = node.startIndex;
+    for (const a of cuts) {
+      if (a.startIndex < at) continue; // nested inside an annotation already cut
+      text += this.source.slice(at, a.startIndex);
+      at = a.endIndex;
+    }
+    return text + this.source.slice(at, end);
   }
 
   private doc(d: DefMatch): string | null {
@@ -350,6 +364,8 @@ class FileExtractor {
       if (!type) continue;
       const name = b.name.text.replace(/\s+/g, '');
       let scope = this.symbolAt(b.name.startIndex);
+      // `LOG = Logger(...)` declares a constant: its binding serves the code around it.
+      if (this.symbols[scope].kind === 'constant') scope = this.rangeParent[scope];
       if (this.isSelfMember(name)) scope = this.containerOf(scope);
       let map = scopes.get(scope);
       if (!map) scopes.set(scope, (map = new Map()));
@@ -377,6 +393,8 @@ class FileExtractor {
       for (let s = start; s >= 0 && !receiverType; s = s === 0 ? -1 : this.rangeParent[s]) {
         receiverType = scopes.get(s)?.get(key) ?? null;
       }
+      // `this.repo` is the field `repo` the class declares (`private Repo repo;`).
+      if (!receiverType && this.isSelfMember(key)) receiverType = scopes.get(start)?.get(key.replace(/^[^.]*\.|^[^-]*->/, '')) ?? null;
     }
     return {
       caller,

@@ -62,6 +62,12 @@ export interface ImportResolver {
   resolveModule(spec: ImportSpec, fromPath: string): string[] | null;
   /** `from pkg import sub`: when `name` is not a symbol of the module, it may be a submodule. */
   resolveMember?(spec: ImportSpec, name: string, fromPath: string): string[] | null;
+  /**
+   * When the module names a type rather than a file or package (Java `import static a.b.C.m`,
+   * `import a.b.C.Inner`, `import a.b.C.*`), the type's qualified name in the resolved files (`C`,
+   * `C.Inner`): the imported names, or with a wildcard all names, are its members.
+   */
+  memberOf?(spec: ImportSpec, fromPath: string): string | null;
 }
 
 /**
@@ -88,6 +94,11 @@ export interface LanguageSpec {
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */
   bareCallsReachMembers?: boolean;
+  /**
+   * Names every file sees without importing them and that the repository does not define (Java's
+   * java.lang): calls of them, or through receivers of these types, are external rather than guessed.
+   */
+  builtinNames?: ReadonlySet<string>;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
   visibility(input: VisibilityInput): Visibility;

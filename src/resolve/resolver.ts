@@ -31,6 +31,8 @@ type Binding =
 interface FileScope {
   names: Map<string, Binding>;
   wildcards: number[]; // files whose exported names are all visible here
+  exportedWildcards: number[]; // the subset this file re-exports (`export * from`, Python's `import *`)
+  memberWildcards: number[]; // types whose members are all visible here (Java `import static a.b.C.*`)
 }
 
 interface Hit {
@@ -118,11 +120,12 @@ class Resolver {
   private scopeOf(fileId: number): FileScope {
     const done = this.scopes.get(fileId);
     if (done) return done;
-    const scope: FileScope = { names: new Map(), wildcards: [] };
+    const scope: FileScope = { names: new Map(), wildcards: [], exportedWildcards: [], memberWildcards: [] };
     if (this.resolving.has(fileId)) return scope; // an import cycle: the partial scope is enough
     this.resolving.add(fileId);
     const file = this.files.get(fileId)!;
     const resolver = this.resolverFor(file.language);
+    const spec = languageById(file.language);
     const stats = (this.importStats[file.language] ??= { total: 0, internal: 0, external: 0, unresolved: 0 });
     const src = this.moduleOf.get(fileId)!;
     for (const imp of this.importsByFile.get(fileId) ?? []) {
@@ -141,14 +144,20 @@ class Resolver {
         continue;
       }
       stats.internal++;
+      const owners = this.importedTypes(resolver, imp, file.path, targets);
       if (imp.alias) scope.names.set(imp.alias, { kind: 'module', files: targets });
-      if (imp.wildcard) scope.wildcards.push(...targets);
+      if (imp.wildcard && owners) scope.memberWildcards.push(...owners);
+      else if (imp.wildcard) {
+        scope.wildcards.push(...targets);
+        if (imp.reexport || spec.importedNamesAreExported) scope.exportedWildcards.push(...targets);
+      }
       if (!imp.names.length || imp.wildcard) {
         for (const t of targets) this.edge(src, this.moduleOf.get(t)!, 'imports', conf, imp.line, fileId, null);
       }
       for (const n of imp.names) {
         const local = n.alias ?? n.name;
-        const ids = this.exportedFrom(targets, n.name, new Set([fileId]));
+        const ids = owners ? this.memberOf(owners, n.name, false)?.ids ?? []
+          : this.exportedFrom(targets, n.name, new Set([fileId]));
         if (ids.length) {
           scope.names.set(local, { kind: 'symbol', ids });
           for (const id of ids) this.edge(src, id, 'imports', conf * 0.95, imp.line, fileId, null);
@@ -170,6 +179,14 @@ class Resolver {
     return scope;
   }
 
+  /** The types an import's module names (`import static a.b.C.m`), or null when it names files. */
+  private importedTypes(resolver: ImportResolver, imp: RImport, fromPath: string, targets: number[]): number[] | null {
+    const typePath = resolver.memberOf?.(imp, fromPath);
+    if (!typePath) return null;
+    const files = new Set(targets);
+    return (this.byQualified.get(typePath) ?? []).filter((id) => this.isType(id) && files.has(this.symbols.get(id)!.fileId));
+  }
+
   /** Top-level `name` in the given files, following re-exports and wildcard imports a few levels. */
   private exportedFrom(files: number[], name: string, seen: Set<number>, depth = 0): number[] {
     const out: number[] = [];
@@ -184,7 +201,7 @@ class Resolver {
       const scope = this.scopeOf(f);
       const reexported = this.reexportBinding(f, name, scope);
       if (reexported) out.push(...reexported);
-      else if (scope.wildcards.length) out.push(...this.exportedFrom(scope.wildcards, name, seen, depth + 1));
+      else if (scope.exportedWildcards.length) out.push(...this.exportedFrom(scope.exportedWildcards, name, seen, depth + 1));
     }
     return [...new Set(out)];
   }
@@ -219,8 +236,11 @@ class Resolver {
         const ids = this.exportedFrom(head.files, last, new Set()).filter((id) => this.isType(id));
         if (ids.length) return { ids, tier: 'import' };
       }
+      // `Map.Entry` with `Map` imported from outside: not a repository type of the same last name.
+      if (head?.kind === 'external') return null;
       const q = this.byQualified.get(parts.join('.'))?.filter((id) => this.isType(id));
       if (q?.length === 1) return { ids: q, tier: 'import' };
+      if (this.isBuiltin(parts[0], fileId)) return null;
     }
     return this.lookupName(last, fileId, fromSymbol, (id) => this.isType(id));
   }
@@ -270,7 +290,9 @@ class Resolver {
   private callTarget(r: RRef): Hit | 'external' | null {
     const spec = languageById(this.files.get(r.fileId)!.language);
     const callable = (id: number) => this.symbols.get(id)!.kind !== 'module';
-    if (!r.receiver) return this.lookupName(r.name, r.fileId, r.symbolId, callable, true);
+    if (!r.receiver) {
+      return this.lookupName(r.name, r.fileId, r.symbolId, callable) ?? (this.isExternalName(r.name, r.fileId) ? 'external' : null);
+    }
 
     const receiver = r.receiver.replace(/\s+/g, '');
     if (spec.selfNames.includes(receiver) || receiver === 'super' || receiver === 'parent') {
@@ -283,6 +305,8 @@ class Resolver {
       if (t) {
         const m = this.memberOf(t.ids, r.name, false);
         if (m) return m;
+      } else if (this.isExternalName(headOf(r.receiverType), r.fileId)) {
+        return 'external'; // a declared `List<Foo> xs` or `String s`: the method is not ours to guess
       }
     }
     const bound = this.scopeOf(r.fileId).names.get(receiver);
@@ -291,10 +315,15 @@ class Resolver {
       const ids = this.exportedFrom(bound.files, r.name, new Set());
       return ids.length ? { ids, tier: 'import' } : null;
     }
-    if (/^[A-Z][\w]*$/.test(receiver) || bound?.kind === 'symbol') {
+    if (/^[A-Z]\w*(\.[A-Z]\w*)*$/.test(receiver) || bound?.kind === 'symbol') {
       const t = this.resolveType(receiver, r.fileId, r.symbolId);
       const m = t && this.memberOf(t.ids, r.name, false);
       if (m) return m;
+      if (!t && this.isBuiltin(receiver, r.fileId)) return 'external';
+    }
+    // `System.out.println()`: a chain that starts at a built-in type.
+    if (receiver.includes('.') && this.isBuiltin(headOf(receiver), r.fileId) && !this.resolveType(headOf(receiver), r.fileId, r.symbolId)) {
+      return 'external';
     }
     return this.globalMember(r.name);
   }
@@ -303,13 +332,14 @@ class Resolver {
    * A bare name at `fromSymbol`: enclosing definitions outward, the file's top level, its imports,
    * its package, wildcard imports, then a repository-wide match.
    */
-  private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean,
-    bareCall = false): Hit | null {
+  private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
     for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
       const parent = this.symbols.get(s.parentId)!;
       if (parent.kind === 'module') break;
-      if (CONTAINER_KINDS.has(parent.kind) && !(bareCall && spec.bareCallsReachMembers)) continue;
+      if (CONTAINER_KINDS.has(parent.kind) && !spec.bareCallsReachMembers) continue;
+      // A member named like its type is a constructor; the name itself means the type, found further out.
+      if (name === parent.name) continue;
       const ids = this.members.get(parent.id)?.get(name)?.filter(accept);
       if (ids?.length) return { ids, tier: 'local' };
       if (CONTAINER_KINDS.has(parent.kind)) {
@@ -335,10 +365,24 @@ class Resolver {
       const ids = this.exportedFrom(scope.wildcards, name, new Set()).filter(accept);
       if (ids.length) return { ids, tier: 'import' };
     }
+    if (scope.memberWildcards.length) {
+      const ids = (this.memberOf(scope.memberWildcards, name, false)?.ids ?? []).filter(accept);
+      if (ids.length) return { ids, tier: 'import' };
+    }
+    if (spec.builtinNames?.has(name)) return null;
     const global = (this.byName.get(name) ?? []).filter((id) => accept(id) && CALLABLE_TOP.has(this.symbols.get(id)!.kind)
       && this.isTopLevel(id));
     if (global.length && global.length <= MAX_GLOBAL_CANDIDATES) return { ids: global, tier: 'global' };
     return null;
+  }
+
+  /** Bound to an import from outside the repository, or a language built-in (java.lang). */
+  private isExternalName(name: string, fileId: number): boolean {
+    return this.scopeOf(fileId).names.get(name)?.kind === 'external' || this.isBuiltin(name, fileId);
+  }
+
+  private isBuiltin(name: string, fileId: number): boolean {
+    return !!languageById(this.files.get(fileId)!.language).builtinNames?.has(name);
   }
 
   private isTopLevel(id: number): boolean {
@@ -441,6 +485,11 @@ class Resolver {
     target: string | null): void {
     this.edges.push({ src, dst, kind, confidence, line, fileId, target });
   }
+}
+
+/** `System.out` -> `System`, `Map.Entry<K, V>` -> `Map`. */
+function headOf(text: string): string {
+  return text.split(/[.<\[(]|::/)[0].trim();
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
