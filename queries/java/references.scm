@@ -7,11 +7,20 @@
   object: (_) @call.receiver
   name: (identifier) @call.name) @call
 
-; Constructor calls are calls of the class: `new Foo()`, `new Foo<>()`, `new Outer.Inner()`.
+; Constructor calls are calls of the class: `new Foo()`, `new Foo<>()`, `new Outer.Inner()`, and
+; `outer.new Inner()` (an inner class through its outer instance).
 (object_creation_expression
+  . type: (type_identifier) @call.name) @call
+
+(object_creation_expression
+  . type: (generic_type . (type_identifier) @call.name)) @call
+
+(object_creation_expression
+  . (_) @call.receiver
   type: (type_identifier) @call.name) @call
 
 (object_creation_expression
+  . (_) @call.receiver
   type: (generic_type . (type_identifier) @call.name)) @call
 
 (object_creation_expression

@@ -297,18 +297,28 @@ class FileExtractor {
     return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
 
-  /** The definition's text up to `end`, without the annotations written before its name (they are listed apart). */
+  /**
+   * The definition's text up to `end` without comments, nor the annotations written before its name
+   * (they are listed apart): `@Override // why` is not part of a signature.
+   */
   private withoutAnnotations(node: Node, name: Node, end: number): string {
-    const cuts = this.spec.annotationTypes.length ? node.descendantsOfType(this.spec.annotationTypes)
-      .filter((a): a is Node => !!a && a.endIndex <= name.startIndex) : [];
+    const cuts: Node[] = [];
+    const visit = (n: Node) => {
+      if (n.startIndex >= end) return;
+      if (this.spec.commentTypes.includes(n.type) || (this.spec.annotationTypes.includes(n.type) && n.endIndex <= name.startIndex)) {
+        cuts.push(n);
+        return;
+      }
+      for (const c of n.children) if (c) visit(c);
+    };
+    visit(node);
     let text = '';
     let at = node.startIndex;
-    for (const a of cuts) {
-      if (a.startIndex < at) continue; // nested inside an annotation already cut
-      text += this.source.slice(at, a.startIndex);
-      at = a.endIndex;
+    for (const c of cuts) {
+      text += this.source.slice(at, c.startIndex);
+      at = c.endIndex;
     }
-    return text + this.source.slice(at, end);
+    return text + this.source.slice(at, Math.max(at, end));
   }
 
   private doc(d: DefMatch): string | null {
@@ -396,6 +406,7 @@ class FileExtractor {
       // `this.repo` is the field `repo` the class declares (`private Repo repo;`).
       if (!receiverType && this.isSelfMember(key)) receiverType = scopes.get(start)?.get(key.replace(/^[^.]*\.|^[^-]*->/, '')) ?? null;
     }
+    if (receiver && !receiverType) receiverType = constructedType(receiver) ?? castType(receiver);
     return {
       caller,
       name: c.name.text,
@@ -445,6 +456,33 @@ class FileExtractor {
     }
     return out;
   }
+}
+
+/**
+ * `new JsonReader(in)` as a whole receiver (`new JsonReader(in).peek()`) has the type it constructs;
+ * `new Builder().named(x)` does not (its type is what `named` returns).
+ */
+function constructedType(receiver: string): string | null {
+  const m = /^new\s+([\w.$]+)\s*(<[^(]*>)?\s*\(/.exec(receiver);
+  if (!m || closingParen(receiver, m[0].length - 1) !== receiver.trimEnd().length - 1) return null;
+  return normalizeTypeName(m[1]);
+}
+
+/** `((JsonTreeReader) reader)` as a whole receiver has the type it is cast to. */
+function castType(receiver: string): string | null {
+  const m = /^\(\s*\(\s*([A-Za-z_][\w.$]*)\s*(<[^()]*>)?\s*\)/.exec(receiver);
+  if (!m || closingParen(receiver, 0) !== receiver.trimEnd().length - 1) return null;
+  return normalizeTypeName(m[1]);
+}
+
+/** Index of the parenthesis closing the one at `open`, or -1. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 function byName(captures: QueryCapture[]): Record<string, Node[]> {

@@ -14,7 +14,7 @@ const TEST_DIR = /(^|\/)src\/(test|it|integrationTest|integration-test|testFixtu
 const TEST_ANNOTATIONS = new Set(['Test', 'ParameterizedTest', 'RepeatedTest', 'TestFactory', 'TestTemplate']);
 const TEST_CLASS = /^Test[A-Z_]|(Tests?|[a-z0-9]IT|TestCase)$/;
 
-/** Names every Java file sees without an import (java.lang): calls through them leave the repository. */
+/** Names every Java file sees without an import (java.lang types, Object's methods): calls through them leave the repository. */
 const JAVA_LANG = [
   'Object', 'String', 'StringBuilder', 'StringBuffer', 'CharSequence', 'Math', 'StrictMath', 'System', 'Runtime',
   'Thread', 'ThreadLocal', 'Runnable', 'Class', 'ClassLoader', 'Enum', 'Record', 'Iterable', 'Comparable',
@@ -27,7 +27,15 @@ const JAVA_LANG = [
   'NoSuchMethodException', 'InstantiationException', 'IllegalAccessException', 'SecurityException',
   'NegativeArraySizeException', 'ArrayStoreException', 'AssertionError', 'OutOfMemoryError', 'StackOverflowError',
   'LinkageError', 'ExceptionInInitializerError', 'InternalError', 'VirtualMachineError', 'NoClassDefFoundError',
+  'IllegalMonitorStateException', 'IllegalThreadStateException', 'TypeNotPresentException',
+  'EnumConstantNotPresentException', 'AbstractMethodError', 'IncompatibleClassChangeError', 'NoSuchFieldError',
+  'NoSuchMethodError', 'UnsatisfiedLinkError', 'Appendable', 'Readable', 'StackTraceElement', 'StackWalker',
+  'Module', 'Package', 'ThreadGroup', 'InheritableThreadLocal', 'SecurityManager',
   'Override', 'Deprecated', 'SuppressWarnings', 'FunctionalInterface', 'SafeVarargs',
+  // Fully qualified names: `java.util.UUID.fromString(s)`.
+  'java', 'javax',
+  // Object's methods, which every class inherits: `getClass()`, `hashCode()` called without a receiver.
+  'getClass', 'hashCode', 'equals', 'toString', 'clone', 'finalize', 'notify', 'notifyAll', 'wait',
 ];
 
 /**
@@ -160,9 +168,10 @@ function createImportResolver(repo: RepoView): ImportResolver {
       const found = locate(spec.module, fromPath);
       if (!found) return null;
       if (found.typePath || spec.wildcard) return found.files;
-      // `import a.b.C;`: the class's own file when it has one, rather than the whole package.
+      // `import a.b.C;` names a public class, so its own file: when the package is ours but the file is
+      // not (generated sources), the class is as good as external.
       const own = spec.names.flatMap((n) => classFiles(`${spec.module}.${n.name}`, fromPath));
-      return own.length ? own : found.files;
+      return own.length ? own : null;
     },
     resolveMember(spec, name, fromPath) {
       const own = classFiles(`${spec.module}.${name}`, fromPath);

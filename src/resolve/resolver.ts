@@ -240,9 +240,23 @@ class Resolver {
       if (head?.kind === 'external') return null;
       const q = this.byQualified.get(parts.join('.'))?.filter((id) => this.isType(id));
       if (q?.length === 1) return { ids: q, tier: 'import' };
+      const nested = this.nestedType(parts, fileId, fromSymbol);
+      if (nested) return nested;
       if (this.isBuiltin(parts[0], fileId)) return null;
     }
     return this.lookupName(last, fileId, fromSymbol, (id) => this.isType(id));
+  }
+
+  /** `Outer.Inner` where `Outer` is a type in scope: its member types, level by level. */
+  private nestedType(parts: string[], fileId: number, fromSymbol: number): Hit | null {
+    const outer = this.lookupName(parts[0], fileId, fromSymbol, (id) => this.isType(id));
+    if (!outer) return null;
+    let ids = outer.ids;
+    for (const part of parts.slice(1)) {
+      ids = ids.flatMap((t) => this.ownMembers(t, part)).filter((id) => this.isType(id));
+      if (!ids.length) return null;
+    }
+    return { ids, tier: outer.tier };
   }
 
   private isType(id: number): boolean {
@@ -295,6 +309,8 @@ class Resolver {
     }
 
     const receiver = r.receiver.replace(/\s+/g, '');
+    // `"a b".split(" ")`, `42.toString()`, `Foo.class.getName()`: literals are built-in values.
+    if (/^["'`\d]|\.class$/.test(receiver)) return 'external';
     if (spec.selfNames.includes(receiver) || receiver === 'super' || receiver === 'parent') {
       const type = this.enclosingType(r.symbolId);
       if (type === null) return this.globalMember(r.name);
@@ -305,6 +321,7 @@ class Resolver {
       if (t) {
         const m = this.memberOf(t.ids, r.name, false);
         if (m) return m;
+        if (this.isBuiltin(r.name, r.fileId)) return 'external'; // `product.getClass()`: Object's, not ours
       } else if (this.isExternalName(headOf(r.receiverType), r.fileId)) {
         return 'external'; // a declared `List<Foo> xs` or `String s`: the method is not ours to guess
       }
@@ -320,12 +337,15 @@ class Resolver {
       const m = t && this.memberOf(t.ids, r.name, false);
       if (m) return m;
       if (!t && this.isBuiltin(receiver, r.fileId)) return 'external';
+      if (t && this.isBuiltin(r.name, r.fileId)) return 'external';
     }
-    // `System.out.println()`: a chain that starts at a built-in type.
-    if (receiver.includes('.') && this.isBuiltin(headOf(receiver), r.fileId) && !this.resolveType(headOf(receiver), r.fileId, r.symbolId)) {
-      return 'external';
-    }
-    return this.globalMember(r.name);
+    // `System.out.println()`, `assertThat(x).isEqualTo(y)`: a chain that starts outside the repository;
+    // `x.getClass().getName()`: one that goes through a built-in method.
+    const head = headOf(receiver);
+    if (head && this.isExternalName(head, r.fileId) && !this.resolveType(head, r.fileId, r.symbolId)) return 'external';
+    const lastCall = /(\w+)\((?:[^()]|\([^()]*\))*\)$/.exec(receiver);
+    if (lastCall && this.isBuiltin(lastCall[1], r.fileId)) return 'external';
+    return this.globalMember(r.name) ?? (this.isBuiltin(r.name, r.fileId) ? 'external' : null);
   }
 
   /**
@@ -334,17 +354,19 @@ class Resolver {
    */
   private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
-    for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
-      const parent = this.symbols.get(s.parentId)!;
-      if (parent.kind === 'module') break;
-      if (CONTAINER_KINDS.has(parent.kind) && !spec.bareCallsReachMembers) continue;
+    // The definitions around the reference, innermost first: a function's nested definitions (Java's
+    // local classes), then, where members are in scope, each enclosing type and its supertypes.
+    for (let s = this.symbols.get(fromSymbol); s && s.kind !== 'module'; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
+      const container = CONTAINER_KINDS.has(s.kind);
+      if (container && !spec.bareCallsReachMembers) continue;
       // A member named like its type is a constructor; the name itself means the type, found further out.
-      if (name === parent.name) continue;
-      const ids = this.members.get(parent.id)?.get(name)?.filter(accept);
+      if (name === s.name) continue;
+      const ids = this.members.get(s.id)?.get(name)?.filter(accept);
       if (ids?.length) return { ids, tier: 'local' };
-      if (CONTAINER_KINDS.has(parent.kind)) {
-        const inherited = this.memberOf([parent.id], name, true);
-        if (inherited) return inherited;
+      if (container) {
+        const inherited = this.memberOf([s.id], name, true);
+        const ok = inherited?.ids.filter((id) => accept(id) && !this.isConstructorLike(id));
+        if (ok?.length) return { ids: ok, tier: inherited!.tier };
       }
     }
     const own = this.topLevel.get(fileId)?.get(name)?.filter(accept);
@@ -374,6 +396,12 @@ class Resolver {
       && this.isTopLevel(id));
     if (global.length && global.length <= MAX_GLOBAL_CANDIDATES) return { ids: global, tier: 'global' };
     return null;
+  }
+
+  /** A member named like the type it belongs to. */
+  private isConstructorLike(id: number): boolean {
+    const s = this.symbols.get(id)!;
+    return s.parentId !== null && this.symbols.get(s.parentId)?.name === s.name;
   }
 
   /** Bound to an import from outside the repository, or a language built-in (java.lang). */

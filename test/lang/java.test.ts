@@ -210,8 +210,8 @@ describe('java extraction', () => {
       'Product.validate -> Category.isRestricted 0.9', // field `category` of a same-package type
       'ProductTest.lamp -> Product.free 0.9',
       'ProductTest.testBuilder -> Product.Builder 0.9', // new Product.Builder()
-      'ProductTest.testBuilder -> Product.Builder.build 0.5', // chained: name match only
-      'ProductTest.testBuilder -> Product.Builder.named 0.5',
+      'ProductTest.testBuilder -> Product.Builder.build 0.5', // on what named() returns: name match only
+      'ProductTest.testBuilder -> Product.Builder.named 0.9', // on `new Product.Builder()`: its type
       'ProductTest.testBuilder -> Product.name 0.9',
       'ProductTest.testDiscountIsCapped -> Product 0.85', // same package, other source root
       'ProductTest.testDiscountIsCapped -> Product.discounted 0.9',
