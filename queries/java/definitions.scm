@@ -62,3 +62,10 @@
 
 (enum_constant
   body: (class_body) @body) @definition.constant
+
+; A Javadoc comment right before the package declaration documents the file (package-info.java).
+(program
+  (block_comment) @module.doc
+  .
+  (package_declaration)
+  (#match? @module.doc "^/\\*\\*"))

@@ -123,9 +123,11 @@ function createImportResolver(repo: RepoView): ImportResolver {
     if (!path.endsWith('.java')) continue;
     const { fqnPath, rooted } = splitRoot(path);
     const parts = fqnPath.split('/');
+    // package-info.java and module-info.java declare no classes: not part of a package import.
+    const declaresClasses = !/(^|\/)(package|module)-info\.java$/.test(path);
     for (let i = 0; i < (rooted ? 1 : parts.length); i++) {
       push(classIndex, parts.slice(i).join('/'), path);
-      push(packageIndex, parts.slice(i, -1).join('/'), path);
+      if (declaresClasses) push(packageIndex, parts.slice(i, -1).join('/'), path);
     }
   }
 

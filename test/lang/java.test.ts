@@ -104,6 +104,9 @@ describe('java extraction', () => {
     expect(sym('Product.Builder').doc).toBe('Builds products step by step.');
     expect(sym('Strings.SEPARATOR').doc).toBe('Separator between the words of a slug.');
     expect(sym('Audited').doc).toBe('Marks operations that are written to the audit log.');
+    expect(sym('Strings.slug').doc).toBe('Lower-case words joined by SEPARATOR, as in "blue-pen".'); // inline tags
+    expect(findSymbolsByRef(ix.db, 'com.acme.shop.model.package-info')[0].doc)
+      .toBe('What the shop sells: products and their categories.'); // not the license header
     expect(sym('Product.discounted').doc).toBeNull(); // a comment inside the body
     expect(sym('Product.name').doc).toBeNull(); // an annotation, no comment
   });
