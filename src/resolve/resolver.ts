@@ -471,7 +471,9 @@ class Resolver {
 
   private confidence(hit: Hit, inError: boolean): number {
     let c = CONFIDENCE[hit.tier];
-    if (hit.ids.length > 1) c /= hit.ids.length;
+    // Overloads (one qualified name, several symbols) are one method: which of them is called is
+    // not a doubt about what is called.
+    if (hit.ids.length > 1) c /= new Set(hit.ids.map((id) => this.symbols.get(id)!.qualifiedName)).size;
     if (inError) c *= ERROR_FACTOR;
     return Math.round(c * 1000) / 1000;
   }

@@ -82,6 +82,7 @@ describe('java extraction', () => {
       `method Strings.Strings ${M}/util/Strings.java:10`,
       `method Strings.slug ${M}/util/Strings.java:14`,
       `method Strings.describe ${M}/util/Strings.java:18`,
+      `method Strings.describe ${M}/util/Strings.java:22`, // an overload
       `class ProductTest ${T}/model/ProductTest.java:6`,
       `method ProductTest.testDiscountIsCapped ${T}/model/ProductTest.java:7`,
       `method ProductTest.testBuilder ${T}/model/ProductTest.java:13`,
@@ -223,7 +224,8 @@ describe('java extraction', () => {
       'ShopService.audit -> Product.name 0.9',
       'ShopService.create -> Product 0.9', // through `import com.acme.shop.model.*`
       'ShopService.create -> Repository.store 0.9', // this.repo: the field's declared type
-      'ShopService.create -> Strings.describe 0.9', // Strings.describe(): a static call through an import
+      // Strings.describe(): a static call through an import, to either overload of one method.
+      'ShopService.create -> Strings.describe 0.9',
       'ShopService.create -> Strings.slug 0.9', // import static
       'ShopService.createFree -> Product.free 0.9',
       'ShopService.createFree -> Repository.store 0.9', // repo: the field without `this.`
@@ -243,6 +245,7 @@ describe('java extraction', () => {
       'ShopServiceTest.slugJoinsWords -> Strings.slug 0.9', // import static …Strings.*
       'Strings.describe -> Named.name 0.8', // inherited: Priced extends Named
       'Strings.describe -> Priced.price 0.9',
+      'Strings.describe -> Strings.describe 0.95', // the overload calling the other one
     ]);
   });
 
@@ -252,7 +255,7 @@ describe('java extraction', () => {
     // products.forEach (Iterable) twice, text.trim (String), assertEquals three times (JUnit, imported).
     // Unresolved: other.cents() (a record accessor), the chained toLowerCase/replace on a String, and
     // assertEquals inherited from JUnit 3's TestCase (an unknown supertype).
-    expect(ix.summary.calls.java).toMatchObject({ total: 66, resolved: 43, external: 18, unresolved: 5 });
+    expect(ix.summary.calls.java).toMatchObject({ total: 67, resolved: 44, external: 18, unresolved: 5 });
   });
 
   it('links supertypes: extends, implements, interfaces extending interfaces', () => {
