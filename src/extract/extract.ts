@@ -292,7 +292,7 @@ class FileExtractor {
   private signature(d: DefMatch): string {
     const node = d.node;
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
-    let text = this.withoutAnnotations(node, d.name!, end);
+    let text = this.signatureSource(node, d.name!, end);
     if (!d.body) text = text.trimStart().split('\n')[0];
     return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
@@ -301,7 +301,7 @@ class FileExtractor {
    * The definition's text up to `end` without comments, nor the annotations written before its name
    * (they are listed apart): `@Override // why` is not part of a signature.
    */
-  private withoutAnnotations(node: Node, name: Node, end: number): string {
+  private signatureSource(node: Node, name: Node, end: number): string {
     const cuts: Node[] = [];
     const visit = (n: Node) => {
       if (n.startIndex >= end) return;

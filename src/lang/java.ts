@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility } from './types.js';
+import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, TestSymbolInput, Visibility, VisibilityInput } from './types.js';
 import { baseName, dirOf, stripExt } from './paths.js';
 
 /**
@@ -77,7 +77,7 @@ function parseImport(node: Node): ImportSpec[] {
   return [{ module: dotted.slice(0, cut), names: [{ name: dotted.slice(cut + 1) }], line }];
 }
 
-function visibility({ kind, modifiers, parentKind }: { kind: string; modifiers: ReadonlySet<string>; parentKind: string }): Visibility {
+function visibility({ kind, modifiers, parentKind }: VisibilityInput): Visibility {
   for (const v of ['public', 'protected', 'private'] as const) if (modifiers.has(v)) return v;
   // Interface members and enum constants are public without saying so.
   if (parentKind === 'interface') return 'public';
@@ -94,7 +94,7 @@ function isTestFile(path: string): boolean {
  * not known while one file is extracted). Test classes by name or `@Nested`, so that helper methods'
  * calls are attributed to the suite rather than the file.
  */
-function isTestSymbol({ name, kind, annotations, inTestFile }: { name: string; kind: string; annotations: string[]; inTestFile: boolean }): boolean {
+function isTestSymbol({ name, kind, annotations, inTestFile }: TestSymbolInput): boolean {
   const simple = annotations.map((a) => a.slice(a.lastIndexOf('.') + 1));
   if (kind === 'method') return simple.some((a) => TEST_ANNOTATIONS.has(a)) || (inTestFile && /^test[A-Z0-9_]/.test(name));
   if (kind === 'class') return inTestFile && (TEST_CLASS.test(name) || simple.includes('Nested'));
