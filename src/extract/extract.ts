@@ -301,9 +301,43 @@ class FileExtractor {
   private signature(d: DefMatch): string {
     const node = d.node;
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
-    let text = this.source.slice(node.startIndex, end);
-    if (!d.body) text = text.split('\n')[0];
+    let text = this.signatureSource(node, d.name!, end);
+    if (!d.body) text = text.trimStart().split('\n')[0];
     return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+  }
+
+  /**
+   * The definition's text up to `end` without comments, nor the annotations written before its name
+   * (they are listed apart): `@Override // why` is not part of a signature.
+   */
+  private signatureSource(node: Node, name: Node, end: number): string {
+    const cuts: Node[] = [];
+    const visit = (n: Node) => {
+      if (n.startIndex >= end) return;
+      if (this.spec.commentTypes.includes(n.type) || (n.endIndex <= name.startIndex && this.onlyAnnotations(n))) {
+        cuts.push(n);
+        return;
+      }
+      for (const c of n.children) if (c) visit(c);
+    };
+    visit(node);
+    let text = '';
+    let at = node.startIndex;
+    for (const c of cuts) {
+      text += this.source.slice(at, c.startIndex);
+      at = c.endIndex;
+    }
+    return text + this.source.slice(at, Math.max(at, end));
+  }
+
+  /**
+   * An annotation, or a list of them with only punctuation around (PHP's `#[A, B]`), so that cutting
+   * it from a signature leaves no empty brackets; Java's `modifiers` also hold keywords, so stay.
+   */
+  private onlyAnnotations(n: Node): boolean {
+    if (this.spec.annotationTypes.includes(n.type)) return true;
+    if (!n.namedChildCount) return false;
+    return n.children.every((c) => !c || (c.isNamed ? this.onlyAnnotations(c) : /^[^\w\s]+$/.test(c.type)));
   }
 
   /** The raw text of the comments right above a definition (or its wrapper), or null. */
@@ -417,7 +451,13 @@ class FileExtractor {
         const list = scopes.get(s)?.get(key);
         if (list) receiverType = typeAt(list, c.call.startIndex);
       }
+      // `this.repo` is the field `repo` the class declares (`private Repo repo;`).
+      if (!receiverType && this.isSelfMember(key)) {
+        const list = scopes.get(start)?.get(key.replace(/^[^.]*\.|^[^-]*->/, ''));
+        if (list) receiverType = typeAt(list, c.call.startIndex);
+      }
     }
+    if (receiver && !receiverType) receiverType = constructedType(receiver) ?? castType(receiver);
     return {
       caller,
       name: c.name.text,
@@ -494,6 +534,33 @@ function typeAt(all: { at: number; type: string; fromCall: boolean }[], pos: num
     pick = b;
   }
   return pick.type;
+}
+
+/**
+ * `new JsonReader(in)` as a whole receiver (`new JsonReader(in).peek()`) has the type it constructs;
+ * `new Builder().named(x)` does not (its type is what `named` returns).
+ */
+function constructedType(receiver: string): string | null {
+  const m = /^new\s+([\w.$]+)\s*(<[^(]*>)?\s*\(/.exec(receiver);
+  if (!m || closingParen(receiver, m[0].length - 1) !== receiver.trimEnd().length - 1) return null;
+  return normalizeTypeName(m[1]);
+}
+
+/** `((JsonTreeReader) reader)` as a whole receiver has the type it is cast to. */
+function castType(receiver: string): string | null {
+  const m = /^\(\s*\(\s*([A-Za-z_][\w.$]*)\s*(<[^()]*>)?\s*\)/.exec(receiver);
+  if (!m || closingParen(receiver, 0) !== receiver.trimEnd().length - 1) return null;
+  return normalizeTypeName(m[1]);
+}
+
+/** Index of the parenthesis closing the one at `open`, or -1. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 function byName(captures: QueryCapture[]): Record<string, Node[]> {

@@ -37,9 +37,20 @@ export function firstSentence(raw: string, max = 200): string | null {
     para.push(t);
   }
   if (!para.length) return null;
-  const text = para.join(' ');
+  const text = inlineTags(para.join(' '));
   const m = /^(.+?[.!?])(\s|$)/.exec(text);
   return collapse(m ? m[1] : text, max);
+}
+
+/** Javadoc/JSDoc inline tags as plain words: `{@code x}` -> `x`, `{@link Foo#bar label}` -> `label`. */
+function inlineTags(text: string): string {
+  return text.replace(/\{@(\w+)\s*([^{}]*)\}/g, (_, tag: string, body: string) => {
+    if (/^link(plain)?$/.test(tag)) {
+      const [target, ...label] = body.trim().split(/\s+/);
+      return label.length ? label.join(' ') : target.replace(/^#/, '').replace(/#/, '.');
+    }
+    return tag === 'inheritDoc' ? '' : body.trim();
+  });
 }
 
 /**

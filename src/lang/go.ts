@@ -171,7 +171,7 @@ export const go: LanguageSpec = {
   annotationTypes: [],
   // No `self`: the receiver is an ordinary parameter, bound to its type like any other.
   selfNames: [],
-  builtinTypes: PREDECLARED_TYPES,
+  builtins: new Set(PREDECLARED_TYPES),
   returnType,
   visibility: ({ name }) => (EXPORTED.test(name) ? 'public' : 'package'),
   parseImport,

@@ -3,9 +3,10 @@ import type { LanguageSpec } from './types.js';
 import { php } from './php.js';
 import { python } from './python.js';
 import { go } from './go.js';
+import { java } from './java.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python, go, php];
+export const LANGUAGES: readonly LanguageSpec[] = [python, go, java, php];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();

@@ -68,6 +68,12 @@ export interface ImportResolver {
    * the same last name is guessed); null when unknown (the last name is looked up as usual).
    */
   resolveQualified?(name: string, fromPath: string): string[] | null;
+  /**
+   * When the module names a type rather than a file or package (Java `import static a.b.C.m`,
+   * `import a.b.C.Inner`, `import a.b.C.*`), the type's qualified name in the resolved files (`C`,
+   * `C.Inner`): the imported names, or with a wildcard all names, are its members.
+   */
+  memberOf?(spec: ImportSpec, fromPath: string): string | null;
 }
 
 /**
@@ -91,8 +97,9 @@ export interface LanguageSpec {
   /** Receiver names meaning "this instance or this type": `self`, `this`, `$this`, `Self`. */
   selfNames: string[];
   /**
-   * Names callable everywhere without an import (`len`, `isinstance`, `println`). A bare call of one
-   * that the file does not define or import counts as external instead of matching a same-named
+   * Names every file sees without an import and the repository does not define: functions and types
+   * (Python's `len` and `str`, Java's java.lang and Object's methods, Go's `error`). A bare call of one,
+   * or a call through a receiver of such a type, is external rather than matched to a same-named
    * repository symbol by accident.
    */
   builtins?: ReadonlySet<string>;
@@ -102,11 +109,6 @@ export interface LanguageSpec {
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */
   bareCallsReachMembers?: boolean;
-  /**
-   * The language's own named types (Go's `error`, `string`): a call through a receiver declared with
-   * one of them goes out of the repository, like one through an imported package's type.
-   */
-  builtinTypes?: string[];
   /**
    * The type a function returns (its first result), as written in its signature: `*Client` for
    * `func NewClient(c Conn) (*Client, error)`. Lets `x := NewClient(c); x.Close()` resolve.

@@ -32,6 +32,8 @@ type Binding =
 interface FileScope {
   names: Map<string, Binding>;
   wildcards: number[]; // files whose exported names are all visible here
+  exportedWildcards: number[]; // the subset this file re-exports (`export * from`, Python's `import *`)
+  memberWildcards: number[]; // types whose members are all visible here (Java `import static a.b.C.*`)
 }
 
 interface Hit {
@@ -122,11 +124,12 @@ class Resolver {
   private scopeOf(fileId: number): FileScope {
     const done = this.scopes.get(fileId);
     if (done) return done;
-    const scope: FileScope = { names: new Map(), wildcards: [] };
+    const scope: FileScope = { names: new Map(), wildcards: [], exportedWildcards: [], memberWildcards: [] };
     if (this.resolving.has(fileId)) return scope; // an import cycle: the partial scope is enough
     this.resolving.add(fileId);
     const file = this.files.get(fileId)!;
     const resolver = this.resolverFor(file.language);
+    const spec = languageById(file.language);
     const stats = (this.importStats[file.language] ??= { total: 0, internal: 0, external: 0, unresolved: 0 });
     const src = this.moduleOf.get(fileId)!;
     for (const imp of this.importsByFile.get(fileId) ?? []) {
@@ -145,14 +148,20 @@ class Resolver {
         continue;
       }
       stats.internal++;
+      const owners = this.importedTypes(resolver, imp, file.path, targets);
       if (imp.alias) scope.names.set(imp.alias, { kind: 'module', files: targets });
-      if (imp.wildcard) scope.wildcards.push(...targets);
+      if (imp.wildcard && owners) scope.memberWildcards.push(...owners);
+      else if (imp.wildcard) {
+        scope.wildcards.push(...targets);
+        if (imp.reexport || spec.importedNamesAreExported) scope.exportedWildcards.push(...targets);
+      }
       if (!imp.names.length || imp.wildcard) {
         for (const t of targets) this.edge(src, this.moduleOf.get(t)!, 'imports', conf, imp.line, fileId, null);
       }
       for (const n of imp.names) {
         const local = n.alias ?? n.name;
-        const ids = this.exportedFrom(targets, n.name, new Set([fileId]));
+        const ids = owners ? this.memberOf(owners, n.name, false)?.ids ?? []
+          : this.exportedFrom(targets, n.name, new Set([fileId]));
         if (ids.length) {
           scope.names.set(local, { kind: 'symbol', ids });
           for (const id of ids) this.edge(src, id, 'imports', conf * 0.95, imp.line, fileId, null);
@@ -174,6 +183,14 @@ class Resolver {
     return scope;
   }
 
+  /** The types an import's module names (`import static a.b.C.m`), or null when it names files. */
+  private importedTypes(resolver: ImportResolver, imp: RImport, fromPath: string, targets: number[]): number[] | null {
+    const typePath = resolver.memberOf?.(imp, fromPath);
+    if (!typePath) return null;
+    const files = new Set(targets);
+    return (this.byQualified.get(typePath) ?? []).filter((id) => this.isType(id) && files.has(this.symbols.get(id)!.fileId));
+  }
+
   /** Top-level `name` in the given files, following re-exports and wildcard imports a few levels. */
   private exportedFrom(files: number[], name: string, seen: Set<number>, depth = 0): number[] {
     const out: number[] = [];
@@ -188,7 +205,7 @@ class Resolver {
       const scope = this.scopeOf(f);
       const reexported = this.reexportBinding(f, name, scope);
       if (reexported) out.push(...reexported);
-      else if (scope.wildcards.length) out.push(...this.exportedFrom(scope.wildcards, name, seen, depth + 1));
+      else if (scope.exportedWildcards.length) out.push(...this.exportedFrom(scope.exportedWildcards, name, seen, depth + 1));
     }
     return [...new Set(out)];
   }
@@ -238,6 +255,9 @@ class Resolver {
         if (ids.length) return { ids, tier: 'import' };
         if (!files.length) return null; // outside the repository: no guess by the last name
       }
+      const nested = this.nestedType(parts, fileId, fromSymbol);
+      if (nested) return nested;
+      if (this.isBuiltin(parts[0], fileId)) return null;
     }
     return this.lookupName(last, fileId, fromSymbol, (id) => this.isType(id));
   }
@@ -271,6 +291,18 @@ class Resolver {
       if (head?.kind === 'module') ids = this.exportedFrom(head.files, parts[1], new Set()).filter(isFunction);
     }
     return ids.length === 1 ? this.symbols.get(ids[0])! : null;
+  }
+
+  /** `Outer.Inner` where `Outer` is a type in scope: its member types, level by level. */
+  private nestedType(parts: string[], fileId: number, fromSymbol: number): Hit | null {
+    const outer = this.lookupName(parts[0], fileId, fromSymbol, (id) => this.isType(id));
+    if (!outer) return null;
+    let ids = outer.ids;
+    for (const part of parts.slice(1)) {
+      ids = ids.flatMap((t) => this.ownMembers(t, part)).filter((id) => this.isType(id));
+      if (!ids.length) return null;
+    }
+    return { ids, tier: outer.tier };
   }
 
   /** The language resolver's answer for a qualified type name: candidate files, [] outside, null unknown. */
@@ -345,13 +377,15 @@ class Resolver {
     const spec = languageById(this.files.get(r.fileId)!.language);
     const callable = (id: number) => this.symbols.get(id)!.kind !== 'module';
     if (!r.receiver) {
-      const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, true, false);
+      const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, false);
       if (hit) return hit;
-      if (spec.builtins?.has(r.name) || this.importedFromOutside(r.name, r.fileId)) return 'external';
+      if (this.isExternalName(r.name, r.fileId)) return 'external';
       return this.globalName(r.name, callable);
     }
 
     const receiver = r.receiver.replace(/\s+/g, '');
+    // `"a b".split(" ")`, `42.toString()`, `Foo.class.getName()`: literals are built-in values.
+    if (/^["'`\d]|\.class$/.test(receiver)) return 'external';
     const isSuper = (spec.superReceiver ?? /^super$/).test(receiver);
     if (spec.selfNames.includes(receiver) || isSuper) {
       const type = this.enclosingType(r.symbolId);
@@ -367,9 +401,9 @@ class Resolver {
         const m = this.memberOf(t.ids, r.name, false);
         if (m) return m;
         if (t.ids.some((id) => this.extendsOutside(id))) return 'external';
-      } else if (this.importedFromOutside(r.receiverType.split(/\.|::|\\/)[0], r.fileId)
-        || spec.builtinTypes?.includes(r.receiverType)) {
-        // A variable of a dependency's or the language's type: its methods are not same-named ones here.
+        if (this.isBuiltin(r.name, r.fileId)) return 'external'; // `product.getClass()`: Object's, not ours
+      } else if (this.isExternalName(headOf(r.receiverType), r.fileId)) {
+        // A variable of a dependency's or the language's type (`List<Foo> xs`, `err error`): its methods are not ours.
         return 'external';
       } else {
         const returned = this.returnedType(r.receiverType, r.fileId, r.symbolId);
@@ -383,12 +417,20 @@ class Resolver {
       const ids = this.exportedFrom(bound.files, r.name, new Set());
       return ids.length ? { ids, tier: 'import' } : null;
     }
-    if (/^[A-Z][\w]*$/.test(receiver) || bound?.kind === 'symbol') {
+    if (/^[A-Z]\w*(\.[A-Z]\w*)*$/.test(receiver) || bound?.kind === 'symbol') {
       const t = this.resolveType(receiver, r.fileId, r.symbolId);
       const m = t && this.memberOf(t.ids, r.name, false);
       if (m) return m;
+      if (!t && this.isBuiltin(receiver, r.fileId)) return 'external';
+      if (t && this.isBuiltin(r.name, r.fileId)) return 'external';
     }
-    return this.globalMember(r.name);
+    // `System.out.println()`, `assertThat(x).isEqualTo(y)`: a chain that starts outside the repository;
+    // `x.getClass().getName()`: one that goes through a built-in method.
+    const head = headOf(receiver);
+    if (head && this.isExternalName(head, r.fileId) && !this.resolveType(head, r.fileId, r.symbolId)) return 'external';
+    const lastCall = /(\w+)\((?:[^()]|\([^()]*\))*\)$/.exec(receiver);
+    if (lastCall && this.isBuiltin(lastCall[1], r.fileId)) return 'external';
+    return this.globalMember(r.name) ?? (this.isBuiltin(r.name, r.fileId) ? 'external' : null);
   }
 
   /**
@@ -396,17 +438,21 @@ class Resolver {
    * its package, wildcard imports, then a repository-wide match.
    */
   private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean,
-    bareCall = false, global = true): Hit | null {
+    global = true): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
-    for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
-      const parent = this.symbols.get(s.parentId)!;
-      if (parent.kind === 'module') break;
-      if (CONTAINER_KINDS.has(parent.kind) && !(bareCall && spec.bareCallsReachMembers)) continue;
-      const ids = this.members.get(parent.id)?.get(name)?.filter(accept);
+    // The definitions around the reference, innermost first: a function's nested definitions (Java's
+    // local classes), then, where members are in scope, each enclosing type and its supertypes.
+    for (let s = this.symbols.get(fromSymbol); s && s.kind !== 'module'; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
+      const container = CONTAINER_KINDS.has(s.kind);
+      if (container && !spec.bareCallsReachMembers) continue;
+      // A member named like its type is a constructor; the name itself means the type, found further out.
+      if (name === s.name) continue;
+      const ids = this.members.get(s.id)?.get(name)?.filter(accept);
       if (ids?.length) return { ids, tier: 'local' };
-      if (CONTAINER_KINDS.has(parent.kind)) {
-        const inherited = this.memberOf([parent.id], name, true);
-        if (inherited) return inherited;
+      if (container) {
+        const inherited = this.memberOf([s.id], name, true);
+        const ok = inherited?.ids.filter((id) => accept(id) && !this.isConstructorLike(id));
+        if (ok?.length) return { ids: ok, tier: inherited!.tier };
       }
     }
     const own = this.topLevel.get(fileId)?.get(name)?.filter(accept);
@@ -427,7 +473,27 @@ class Resolver {
       const ids = this.exportedFrom(scope.wildcards, name, new Set()).filter(accept);
       if (ids.length) return { ids, tier: 'import' };
     }
-    return global ? this.globalName(name, accept) : null;
+    if (scope.memberWildcards.length) {
+      const ids = (this.memberOf(scope.memberWildcards, name, false)?.ids ?? []).filter(accept);
+      if (ids.length) return { ids, tier: 'import' };
+    }
+    if (!global || this.isBuiltin(name, fileId)) return null;
+    return this.globalName(name, accept);
+  }
+
+  /** A member named like the type it belongs to. */
+  private isConstructorLike(id: number): boolean {
+    const s = this.symbols.get(id)!;
+    return s.parentId !== null && this.symbols.get(s.parentId)?.name === s.name;
+  }
+
+  /** Bound to an import from outside the repository, or a language built-in (java.lang, Python's len). */
+  private isExternalName(name: string, fileId: number): boolean {
+    return this.importedFromOutside(name, fileId) || this.isBuiltin(name, fileId);
+  }
+
+  private isBuiltin(name: string, fileId: number): boolean {
+    return !!languageById(this.files.get(fileId)!.language).builtins?.has(name);
   }
 
   /** Top-level definitions of that name anywhere in the repository, if there are few. */
@@ -495,7 +561,9 @@ class Resolver {
 
   private confidence(hit: Hit, inError: boolean): number {
     let c = CONFIDENCE[hit.tier];
-    if (hit.ids.length > 1) c /= hit.ids.length;
+    // Overloads (one qualified name, several symbols) are one method: which of them is called is
+    // not a doubt about what is called.
+    if (hit.ids.length > 1) c /= new Set(hit.ids.map((id) => this.symbols.get(id)!.qualifiedName)).size;
     if (inError) c *= ERROR_FACTOR;
     return Math.round(c * 1000) / 1000;
   }
@@ -537,6 +605,11 @@ class Resolver {
     target: string | null): void {
     this.edges.push({ src, dst, kind, confidence, line, fileId, target });
   }
+}
+
+/** `System.out` -> `System`, `Map.Entry<K, V>` -> `Map`. */
+function headOf(text: string): string {
+  return text.split(/[.<\[(]|::/)[0].trim();
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

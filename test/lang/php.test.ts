@@ -96,7 +96,7 @@ describe('php extraction', () => {
   });
 
   it('records signatures, parameters, visibility, static and attributes', () => {
-    expect(sym('Product').signature).toBe('#[Audited] final class Product extends Entity implements Priced, \\JsonSerializable');
+    expect(sym('Product').signature).toBe('final class Product extends Entity implements Priced, \\JsonSerializable'); // #[Audited] is in annotations
     expect(sym('Product').annotations).toEqual(['Audited']);
     const ctor = sym('Product.__construct');
     expect(ctor.signature).toBe('public function __construct(string $name, private int $cents, public Status $status = Status::Active)');
