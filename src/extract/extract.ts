@@ -19,6 +19,13 @@ interface DefMatch {
   receiver: Node | null;
 }
 
+interface Binding {
+  name: Node;
+  type: Node;
+  /** A field of the enclosing type written without its receiver (`repo: Repo`): known as `this.repo`. */
+  field: boolean;
+}
+
 interface Range {
   start: number;
   end: number;
@@ -63,7 +70,7 @@ class FileExtractor {
     const calls: { call: Node; name: Node; receiver: Node | null }[] = [];
     const importNodes: Node[] = [];
     const inherits: { node: Node; kind: 'extends' | 'implements' }[] = [];
-    const bindings: { name: Node; type: Node }[] = [];
+    const bindings: Binding[] = [];
     const mutateTargets: Node[] = [];
     const mutateGlobals: Node[] = [];
     const exportNodes = new Set<number>();
@@ -95,8 +102,9 @@ class FileExtractor {
       } else if (caps.extends || caps.implements) {
         for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
         for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
-      } else if (caps['binding.name'] && caps['binding.type']) {
-        bindings.push({ name: caps['binding.name'][0], type: caps['binding.type'][0] });
+      } else if ((caps['binding.name'] || caps['binding.field']) && caps['binding.type']) {
+        const field = !!caps['binding.field'];
+        bindings.push({ name: (caps['binding.name'] ?? caps['binding.field'])[0], type: caps['binding.type'][0], field });
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
@@ -280,9 +288,12 @@ class FileExtractor {
       if (types.includes(c.type)) found.push(c);
       else found.push(...c.descendantsOfType(types));
     }
-    const wrapper = def.parent && this.spec.wrapperTypes.includes(def.parent.type) ? def.parent : null;
-    if (wrapper) for (const c of wrapper.namedChildren) if (c && types.includes(c.type)) found.push(c);
-    for (let s = (wrapper ?? def).previousNamedSibling; s; s = s.previousNamedSibling) {
+    let outer = def;
+    for (const wrapper of this.wrappers(def)) {
+      for (const c of wrapper.namedChildren) if (c && types.includes(c.type)) found.push(c);
+      outer = wrapper;
+    }
+    for (let s = outer.previousNamedSibling; s; s = s.previousNamedSibling) {
       if (types.includes(s.type)) found.push(s);
       else if (!this.spec.commentTypes.includes(s.type)) break;
     }
@@ -292,15 +303,20 @@ class FileExtractor {
   private signature(d: DefMatch): string {
     const node = d.node;
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
-    let text = this.source.slice(node.startIndex, end);
+    // Decorators written inside the definition node (JavaScript, TypeScript) are annotations, not signature.
+    let start = node.startIndex;
+    for (const c of node.children) {
+      if (c && (this.spec.annotationTypes.includes(c.type) || this.spec.commentTypes.includes(c.type))) start = c.endIndex;
+      else break;
+    }
+    let text = this.source.slice(start, end);
     if (!d.body) text = text.split('\n')[0];
     return collapse(text.replace(/[\s{:]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
 
   private doc(d: DefMatch): string | null {
     if (d.doc) return firstSentence(d.doc.text);
-    let target: Node = d.node;
-    if (target.parent && this.spec.wrapperTypes.includes(target.parent.type)) target = target.parent;
+    const target = this.wrappers(d.node).pop() ?? d.node;
     const comments: string[] = [];
     let expectRow = target.startPosition.row;
     for (let s = target.previousNamedSibling; s; s = s.previousNamedSibling) {
@@ -311,10 +327,21 @@ class FileExtractor {
       if (!this.spec.commentTypes.includes(s.type)) break;
       if (s.endPosition.row < expectRow - 1) break;
       if (!this.startsLine(s)) break; // a trailing comment belongs to the code before it
+      if (this.spec.isDocComment && !this.spec.isDocComment(s.text)) {
+        expectRow = s.startPosition.row;
+        continue;
+      }
       comments.unshift(s.text);
       expectRow = s.startPosition.row;
     }
     return comments.length ? firstSentence(comments.join('\n')) : null;
+  }
+
+  /** The wrapper nodes around a definition, innermost first (`const` declaration, then `export`). */
+  private wrappers(def: Node): Node[] {
+    const out: Node[] = [];
+    for (let p = def.parent; p && this.spec.wrapperTypes.includes(p.type); p = p.parent) out.push(p);
+    return out;
   }
 
   private startsLine(n: Node): boolean {
@@ -343,12 +370,13 @@ class FileExtractor {
   }
 
   /** Variable -> type name, per enclosing symbol. `self.x` bindings live on the enclosing type. */
-  private bindingScopes(bindings: { name: Node; type: Node }[]): Map<number, Map<string, string>> {
+  private bindingScopes(bindings: Binding[]): Map<number, Map<string, string>> {
     const scopes = new Map<number, Map<string, string>>();
     for (const b of bindings) {
       const type = normalizeTypeName(b.type.text);
       if (!type) continue;
-      const name = b.name.text.replace(/\s+/g, '');
+      const written = b.name.text.replace(/\s+/g, '');
+      const name = b.field ? `${this.spec.selfNames[0]}.${written}` : written;
       let scope = this.symbolAt(b.name.startIndex);
       if (this.isSelfMember(name)) scope = this.containerOf(scope);
       let map = scopes.get(scope);

@@ -126,6 +126,7 @@ class Resolver {
     const stats = (this.importStats[file.language] ??= { total: 0, internal: 0, external: 0, unresolved: 0 });
     const src = this.moduleOf.get(fileId)!;
     for (const imp of this.importsByFile.get(fileId) ?? []) {
+      if (!imp.module) continue; // a local export alias, read by exportedFrom
       stats.total++;
       const conf = imp.inError ? ERROR_FACTOR : 1;
       const targets = (resolver.resolveModule(imp, file.path) ?? [])
@@ -179,6 +180,11 @@ class Resolver {
         out.push(...own);
         continue;
       }
+      const local = this.localExportAlias(f, name);
+      if (local !== null && depth < 3) {
+        out.push(...this.exportedFrom([f], local, seen, depth + 1));
+        continue;
+      }
       if (depth >= 3 || seen.has(f)) continue;
       seen.add(f);
       const scope = this.scopeOf(f);
@@ -189,11 +195,22 @@ class Resolver {
     return [...new Set(out)];
   }
 
+  /** `export { a as name }`, `export default a`: the local name a file exports as `name`. */
+  private localExportAlias(fileId: number, name: string): string | null {
+    for (const i of this.importsByFile.get(fileId) ?? []) {
+      if (i.module || !i.reexport) continue;
+      for (const n of i.names) if (n.alias === name && n.name !== name) return n.name;
+    }
+    return null;
+  }
+
   private reexportBinding(fileId: number, name: string, scope: FileScope): number[] | null {
     const b = scope.names.get(name);
     if (!b || b.kind !== 'symbol') return null;
     if (languageById(this.files.get(fileId)!.language).importedNamesAreExported) return b.ids;
-    const reexports = (this.importsByFile.get(fileId) ?? []).some((i) => i.reexport && i.names.some((n) => (n.alias ?? n.name) === name));
+    // The local name an export binds: the alias of `export { a as b } from`, the name of `export { a }`.
+    const reexports = (this.importsByFile.get(fileId) ?? []).some((i) => i.reexport
+      && i.names.some((n) => (i.module ? n.alias ?? n.name : n.name) === name));
     return reexports ? b.ids : null;
   }
 
