@@ -26,12 +26,14 @@
     parameters: (formal_parameters) @params
     body: (statement_block) @body) @definition.function)
 
-; Object-literal methods: `{ save() {} }`, `{ save: function () {} }`, `{ save: () => {} }`.
+; Object-literal methods: `{ save() {} }`, `{ save: function () {} }`, `{ save: () => {} }`. They are
+; functions (`api.save` inside `const api = {…}`), reached through the object (`api.save()`); as
+; methods, every `list.map()` in the repository would name-match an object's `map`.
 (object
   (method_definition
     name: (property_identifier) @name
     parameters: (formal_parameters) @params
-    body: (statement_block) @body) @definition.method)
+    body: (statement_block) @body) @definition.function)
 
 (object
   (pair
@@ -41,7 +43,7 @@
       (generator_function parameters: (formal_parameters) @params body: (_) @body)
       (arrow_function parameters: (formal_parameters) @params body: (_) @body)
       (arrow_function parameter: (identifier) @param body: (_) @body)
-    ]) @definition.method)
+    ]) @definition.function)
 
 ; `const f = () => {}`, `let g = function () {}`, at any depth.
 (variable_declarator
@@ -107,12 +109,15 @@
 ; CommonJS: `module.exports = function name () {}` / `= class Name {}`.
 (assignment_expression
   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-  right: [
-    (function_expression name: (identifier) @name parameters: (formal_parameters) @params body: (_) @body)
-    (class name: (_) @name body: (class_body) @body)
-  ]
+  right: (function_expression name: (identifier) @name parameters: (formal_parameters) @params body: (_) @body)
   (#eq? @_module "module")
   (#eq? @_exports "exports")) @definition.function
+
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (class name: (_) @name body: (class_body) @body)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")) @definition.class
 
 ; `exports.name = function () {}` and `module.exports.name = …`.
 (assignment_expression

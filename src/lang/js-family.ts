@@ -20,6 +20,45 @@ const TEST_FILE = /(^|\/)(__tests__|tests?)\/|[.-](test|spec|test-d|e2e-spec)\.[
 /** Build-output folders a package's `main` points into; the source usually sits in `src/`. */
 const OUTPUT_DIR = /^(\.\/)?(dist|lib|build|out|esm|cjs|es|module|types)\//;
 
+/**
+ * Globals of the language, of Node and browsers, and of the usual test runners (Jest, Vitest, Mocha
+ * with globals on): calls through them leave the repository.
+ */
+const RUNTIME_GLOBALS: ReadonlySet<string> = new Set([
+  // ECMAScript
+  'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Math', 'JSON', 'Date', 'RegExp',
+  'Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError',
+  'Promise', 'Proxy', 'Reflect', 'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'FinalizationRegistry', 'ArrayBuffer',
+  'SharedArrayBuffer', 'DataView', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
+  'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'Intl', 'Atomics',
+  'globalThis', 'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'encodeURIComponent', 'decodeURIComponent', 'encodeURI',
+  'decodeURI', 'escape', 'unescape', 'eval', 'arguments',
+  // Node and browsers
+  'console', 'process', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate',
+  'clearImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'Request', 'Response', 'Headers', 'URL',
+  'URLSearchParams', 'FormData', 'Blob', 'File', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal',
+  'Event', 'EventTarget', 'CustomEvent', 'ReadableStream', 'WritableStream', 'TransformStream', 'crypto', 'performance',
+  'atob', 'btoa', 'window', 'document', 'navigator', 'location', 'history', 'localStorage', 'sessionStorage', 'alert',
+  'WebSocket', 'Worker', 'MessageChannel', 'BroadcastChannel', 'requestAnimationFrame', 'cancelAnimationFrame',
+  'getComputedStyle', 'matchMedia', 'MutationObserver', 'IntersectionObserver', 'ResizeObserver', 'XMLHttpRequest',
+  'Image', 'HTMLElement', 'Node', 'DOMParser',
+  // test runners
+  'describe', 'it', 'test', 'expect', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'before', 'after',
+  'context', 'specify', 'suite', 'xit', 'xdescribe', 'fit', 'fdescribe', 'vi', 'jest', 'expectTypeOf', 'assertType',
+]);
+
+/** Methods of ECMAScript's built-in prototypes (Array, String, Map, Set, Promise, RegExp, Object, Function). */
+const RUNTIME_METHODS: ReadonlySet<string> = new Set([
+  'forEach', 'map', 'filter', 'reduce', 'reduceRight', 'find', 'findIndex', 'findLast', 'findLastIndex', 'some', 'every',
+  'includes', 'indexOf', 'lastIndexOf', 'push', 'pop', 'shift', 'unshift', 'slice', 'splice', 'concat', 'join', 'sort',
+  'reverse', 'flat', 'flatMap', 'keys', 'values', 'entries', 'fill', 'at', 'charAt', 'charCodeAt', 'codePointAt',
+  'startsWith', 'endsWith', 'trim', 'trimStart', 'trimEnd', 'padStart', 'padEnd', 'split', 'replace', 'replaceAll',
+  'toLowerCase', 'toUpperCase', 'match', 'matchAll', 'search', 'substring', 'substr', 'repeat', 'normalize',
+  'localeCompare', 'get', 'set', 'has', 'delete', 'clear', 'add', 'then', 'catch', 'finally', 'test', 'exec',
+  'hasOwnProperty', 'toString', 'valueOf', 'toJSON', 'call', 'apply', 'bind', 'toFixed', 'toPrecision', 'getTime',
+  'toISOString',
+]);
+
 // ---- imports ------------------------------------------------------------------------------------
 
 function unquote(node: Node | null | undefined): string | null {
@@ -67,7 +106,7 @@ function parseImportStatement(node: Node, line: number): ImportSpec[] {
     const module = unquote(requireClause.childForFieldName('source'));
     const alias = requireClause.namedChildren.find((c) => c?.type === 'identifier')?.text;
     if (!module) return [];
-    return [alias ? { module, alias, names: [{ name: 'default', alias }], line } : { module, names: [], line }];
+    return [{ module, names: alias ? [{ name: 'default', alias }] : [], line }];
   }
   const module = unquote(node.childForFieldName('source'));
   if (module === null) return [];
@@ -116,10 +155,11 @@ function parseRequire(call: Node, line: number): ImportSpec[] {
   if (!fn || module === null) return [];
   if (fn.type === 'import') return [{ module, names: [], line }]; // dynamic import(): what it binds is async
   const parent = call.parent;
-  // `const x = require('m')`: x is what m assigns to module.exports: its default export or the module.
+  // `const x = require('m')`: x is what m assigns to module.exports: its default export, else the
+  // module itself (the resolver's resolveMember binds it).
   if (parent?.type === 'variable_declarator' && parent.childForFieldName('value')?.id === call.id) {
     const target = parent.childForFieldName('name');
-    if (target?.type === 'identifier') return [{ module, alias: target.text, names: [{ name: 'default', alias: target.text }], line }];
+    if (target?.type === 'identifier') return [{ module, names: [{ name: 'default', alias: target.text }], line }];
     if (target?.type === 'object_pattern') return [{ module, names: patternNames(target), line }];
   }
   // `const y = require('m').y`
@@ -178,14 +218,14 @@ function parseCommonJsExport(node: Node, line: number): ImportSpec[] {
 // ---- symbols ------------------------------------------------------------------------------------
 
 /**
- * Class and interface members are public unless `private`, `protected` or `#name`; so are object
- * properties. Top-level names are public when exported, else visible in their module only; functions
- * declared inside a function body are private to it.
+ * Class and interface members are public unless `private`, `protected` or `#name`; so are the
+ * properties of an object constant. Top-level names are public when exported, else visible in their
+ * module only; functions declared inside a function body are private to it.
  */
 export function visibility({ name, kind, modifiers, parentKind, exportedByQuery }: VisibilityInput): Visibility {
   if (modifiers.has('private') || name.startsWith('#')) return 'private';
   if (modifiers.has('protected')) return 'protected';
-  if (kind === 'method' || CONTAINER_KINDS.has(parentKind)) return 'public';
+  if (kind === 'method' || CONTAINER_KINDS.has(parentKind) || parentKind === 'constant') return 'public';
   if (parentKind === 'function' || parentKind === 'method') return 'private';
   return exportedByQuery ? 'public' : 'module';
 }
@@ -457,6 +497,8 @@ export function jsFamilyEntry(member: FamilyMember): LanguageSpec {
     annotationTypes: ['decorator'],
     isDocComment: (text) => /^\/\*\*(?!\/)/.test(text),
     selfNames: ['this'],
+    runtimeGlobals: RUNTIME_GLOBALS,
+    runtimeMethods: RUNTIME_METHODS,
     visibility,
     parseImport,
     moduleName,

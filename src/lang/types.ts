@@ -101,6 +101,16 @@ export interface LanguageSpec {
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */
   bareCallsReachMembers?: boolean;
+  /**
+   * Names the runtime provides without an import (`console`, `JSON`, `setTimeout`, test globals such
+   * as `describe`): calls through them are external unless the file defines or imports the name.
+   */
+  runtimeGlobals?: ReadonlySet<string>;
+  /**
+   * Methods of the runtime's built-in types (`forEach`, `then`, `test`): a call of one through a
+   * receiver of unknown type is left unresolved rather than matched by name to a repository method.
+   */
+  runtimeMethods?: ReadonlySet<string>;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
   visibility(input: VisibilityInput): Visibility;

@@ -21,6 +21,8 @@ const ERROR_FACTOR = 0.5;
 const MAX_GLOBAL_CANDIDATES = 3;
 const MAX_SUPER_DEPTH = 6;
 const TYPE_KINDS = new Set([...CONTAINER_KINDS, 'type']);
+/** Non-type definitions whose members a call can reach by name: namespaces, object constants. */
+const HOLDER_KINDS = new Set(['module', 'constant']);
 const CALLABLE_TOP = new Set(['function', 'class', 'struct', 'enum', 'type', 'constant', 'interface', 'trait']);
 
 type Binding =
@@ -287,7 +289,12 @@ class Resolver {
   private callTarget(r: RRef): Hit | 'external' | null {
     const spec = languageById(this.files.get(r.fileId)!.language);
     const callable = (id: number) => this.symbols.get(id)!.kind !== 'module';
-    if (!r.receiver) return this.lookupName(r.name, r.fileId, r.symbolId, callable, true);
+    if (!r.receiver) {
+      const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, true);
+      // A name match elsewhere in the repository does not beat a runtime global (`setTimeout`, `describe`).
+      if ((!hit || hit.tier === 'global') && spec.runtimeGlobals?.has(r.name)) return 'external';
+      return hit;
+    }
 
     const receiver = r.receiver.replace(/\s+/g, '');
     if (spec.selfNames.includes(receiver) || receiver === 'super' || receiver === 'parent') {
@@ -302,7 +309,8 @@ class Resolver {
         if (m) return m;
       }
     }
-    const bound = this.scopeOf(r.fileId).names.get(receiver);
+    const scope = this.scopeOf(r.fileId);
+    const bound = scope.names.get(receiver);
     if (bound?.kind === 'external') return 'external';
     if (bound?.kind === 'module') {
       const ids = this.exportedFrom(bound.files, r.name, new Set());
@@ -313,6 +321,16 @@ class Resolver {
       const m = t && this.memberOf(t.ids, r.name, false);
       if (m) return m;
     }
+    const held = this.heldMember(receiver, r);
+    if (held) return held;
+    // `path.posix.join()`, `console.log()`: through an external import or a runtime global.
+    const root = /^[\w$]+/.exec(receiver)?.[0];
+    if (root && !bound) {
+      if (scope.names.get(root)?.kind === 'external') return 'external';
+      if (spec.runtimeGlobals?.has(root) && !scope.names.has(root) && !this.topLevel.get(r.fileId)?.has(root)) return 'external';
+    }
+    // `list.forEach()`, `re.test()` with an unknown receiver: most likely the built-in, not a same-named method.
+    if (spec.runtimeMethods?.has(r.name)) return null;
     return this.globalMember(r.name);
   }
 
@@ -406,6 +424,19 @@ class Resolver {
     const apart = (this.byQualified.get(`${t.qualifiedName}.${name}`) ?? [])
       .filter((id) => this.symbols.get(id)!.parentId !== typeId && this.sameScope(this.symbols.get(id)!.fileId, t.fileId));
     return apart.length ? [...inBody, ...apart] : inBody;
+  }
+
+  /**
+   * `helpers.trim()`, `NS.f()`: a member of a constant or a namespace that is in scope at the call
+   * (defined in the file or imported), not of a type.
+   */
+  private heldMember(receiver: string, r: RRef): Hit | null {
+    if (!/^[\w$]+$/.test(receiver)) return null;
+    const holds = (id: number) => HOLDER_KINDS.has(this.symbols.get(id)!.kind) && this.members.has(id);
+    const holder = this.lookupName(receiver, r.fileId, r.symbolId, holds);
+    if (!holder || holder.tier === 'global') return null;
+    const ids = holder.ids.flatMap((id) => this.members.get(id)?.get(r.name) ?? []);
+    return ids.length ? { ids, tier: 'member' } : null;
   }
 
   /** Last resort for `x.name()` with an unknown `x`: methods of that name anywhere, if few. */
