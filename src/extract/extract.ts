@@ -225,7 +225,9 @@ class FileExtractor {
       });
       this.ranges.push({ start: d.node.startIndex, end: d.node.endIndex });
       this.rangeParent.push(rangeParent);
-      const container = CONTAINER_KINDS.has(kind) || kind === 'module' ? kind : kind === 'method' ? 'method' : 'function';
+      // Members of an object constant (JavaScript `const api = { get() {} }`) see a `constant` parent.
+      const container = CONTAINER_KINDS.has(kind) || kind === 'module' || kind === 'constant' ? kind
+        : kind === 'method' ? 'method' : 'function';
       stack.push({ end: d.node.endIndex, sym: idx, qn: qualifiedName, kind: container, typeName: null });
     }
 

@@ -291,8 +291,9 @@ class Resolver {
     const callable = (id: number) => this.symbols.get(id)!.kind !== 'module';
     if (!r.receiver) {
       const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, true);
-      // A name match elsewhere in the repository does not beat a runtime global (`setTimeout`, `describe`).
-      if ((!hit || hit.tier === 'global') && spec.runtimeGlobals?.has(r.name)) return 'external';
+      if (hit && hit.tier !== 'global') return hit;
+      // An imported dependency's function, or a runtime global (`setTimeout`): not a name match elsewhere.
+      if (this.scopeOf(r.fileId).names.get(r.name)?.kind === 'external' || spec.runtimeGlobals?.has(r.name)) return 'external';
       return hit;
     }
 
@@ -431,11 +432,19 @@ class Resolver {
    * (defined in the file or imported), not of a type.
    */
   private heldMember(receiver: string, r: RRef): Hit | null {
-    if (!/^[\w$]+$/.test(receiver)) return null;
     const holds = (id: number) => HOLDER_KINDS.has(this.symbols.get(id)!.kind) && this.members.has(id);
-    const holder = this.lookupName(receiver, r.fileId, r.symbolId, holds);
-    if (!holder || holder.tier === 'global') return null;
-    const ids = holder.ids.flatMap((id) => this.members.get(id)?.get(r.name) ?? []);
+    let holders: number[] = [];
+    const path = /^([\w$]+)(?:\.([\w$]+))?$/.exec(receiver);
+    if (!path) return null;
+    if (path[2]) {
+      // `util.helpers.shout()` with `util` an imported module.
+      const head = this.scopeOf(r.fileId).names.get(path[1]);
+      if (head?.kind === 'module') holders = this.exportedFrom(head.files, path[2], new Set()).filter(holds);
+    } else {
+      const hit = this.lookupName(receiver, r.fileId, r.symbolId, holds);
+      if (hit && hit.tier !== 'global') holders = hit.ids;
+    }
+    const ids = holders.flatMap((id) => this.members.get(id)?.get(r.name) ?? []);
     return ids.length ? { ids, tier: 'member' } : null;
   }
 
