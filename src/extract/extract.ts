@@ -200,6 +200,7 @@ class FileExtractor {
       else if (frame && frame.sym < 0 && frame.typeName) scopeTyped.push({ sym: idx, typeName: frame.typeName });
 
       const modifiers = this.modifiers(d.node, d.name!);
+      if (this.isAsyncValue(d)) modifiers.add('async');
       const annotations = this.annotations(d.node, d.name!);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
       const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery });
@@ -278,6 +279,17 @@ class FileExtractor {
     };
     for (const c of def.children) if (c) visit(c, false);
     return out;
+  }
+
+  /** `const f = async () => …`: the `async` is on the function value that owns the body, after the name. */
+  private isAsyncValue(d: DefMatch): boolean {
+    const owner = d.body?.parent;
+    if (!owner || owner.id === d.node.id || owner.startIndex < d.name!.endIndex) return false;
+    for (const c of owner.children) {
+      if (!c || c.startIndex >= d.body!.startIndex) break;
+      if (!c.isNamed && c.type === 'async') return true;
+    }
+    return false;
   }
 
   /** Decorators, annotations and attributes: inside the definition, on its wrapper, or just above it. */

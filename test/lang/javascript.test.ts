@@ -72,7 +72,9 @@ describe('javascript extraction', () => {
     expect(sym('Store.#check').visibility).toBe('private');
     expect(sym('Store.add').visibility).toBe('public');
     expect(sym('Note.render').signature).toBe('Note.prototype.render = function ()');
-    expect(sym('App.start').signature).toBe('start = () =>');
+    expect(sym('App.start').signature).toBe('start = async () =>');
+    expect(sym('App.start').isAsync).toBe(true); // `async` written after the name, on the arrow function
+    expect(sym('helpers.shout').isAsync).toBe(false);
     expect(sym('helpers.trim').visibility).toBe('public');
     // module.exports = { Note, Notebook, createNotebook, create: createNotebook }
     for (const name of ['Note', 'Notebook', 'createNotebook', 'slugify', 'VERSION', 'helpers', 'main', 'App', 'Page', 'Store']) {

@@ -92,6 +92,7 @@ describe('typescript extraction', () => {
     expect(sym('Product.total').signature).toBe('get total(): number');
     expect(sym('createService').signature).toBe('createService = (): ShopService =>');
     expect(sym('MAX_PRICE').signature).toBe('MAX_PRICE = 10_000');
+    expect(sym('createService').isAsync).toBe(false);
     expect(sym('ShopService.addProduct').isAsync).toBe(true);
     expect(sym('ShopService.addProduct').signature).toBe('async addProduct(name: string): Promise<Product>');
     expect(sym('Product.create').isStatic).toBe(true);
