@@ -172,6 +172,12 @@ function parseRequire(call: Node, line: number): ImportSpec[] {
   if (parent?.type === 'assignment_expression' && isModuleExports(parent.childForFieldName('left'))) {
     return [{ module, names: [], wildcard: true, reexport: true, line }];
   }
+  // `module.exports = { Impl: require('./impl') }`: re-exports impl's module.exports as Impl.
+  const key = parent?.type === 'pair' ? parent.childForFieldName('key')?.text : undefined;
+  const assignment = parent?.parent?.type === 'object' ? parent.parent.parent : null;
+  if (key && assignment?.type === 'assignment_expression' && isModuleExports(assignment.childForFieldName('left'))) {
+    return [{ module, names: [{ name: 'default', alias: key }], reexport: true, line }];
+  }
   return [{ module, names: [], line }];
 }
 
