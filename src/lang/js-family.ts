@@ -366,8 +366,9 @@ export class JsImportResolver implements ImportResolver {
       ? Object.entries(opts.paths as Record<string, unknown>)
         .map(([k, v]) => [k, Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []] as [string, string[]])
       : null;
+    // As tsc: `paths` are relative to the effective baseUrl, else to the config that declares them.
     return {
-      base: paths ? baseUrl ?? dir : inherited?.base ?? baseUrl ?? dir,
+      base: baseUrl ?? (paths ? dir : inherited?.base ?? dir),
       baseUrl,
       paths: paths ?? inherited?.paths ?? [],
     };

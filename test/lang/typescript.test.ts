@@ -64,6 +64,7 @@ describe('typescript extraction', () => {
       'function ProductCard src/ui/ProductCard.tsx:8',
       'function Badge src/ui/ProductCard.tsx:17',
       'function Price src/ui/ProductCard.tsx:19',
+      'function loadService src/ui/ProductCard.tsx:23',
     ]);
   });
 
@@ -131,6 +132,7 @@ describe('typescript extraction', () => {
       'src/ui/ProductCard.tsx:src/ui/ProductCard -> external:react',
       'src/ui/ProductCard.tsx:src/ui/ProductCard -> src/core/model.ts:Product',
       'src/ui/ProductCard.tsx:src/ui/ProductCard -> src/service.ts:ShopService', // '..' is src/index.ts, a re-export
+      'src/ui/ProductCard.tsx:src/ui/ProductCard -> src/service.ts:src/service', // import('../service')
       'test/service.test.ts:test/service.test -> external:vitest',
       'test/service.test.ts:test/service.test -> src/core/model.ts:Product', // through export *
       'test/service.test.ts:test/service.test -> src/core/repository.ts:ProductRepository', // through a default alias
