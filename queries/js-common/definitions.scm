@@ -160,3 +160,9 @@
         (arrow_function parameter: (identifier) @param body: (_) @body)
       ]) @definition.function)
   (#not-match? @receiver "^(exports|module|window|globalThis|self|global)$"))
+
+; A leading JSDoc block tagged @file / @fileoverview / @module documents the module.
+(program
+  .
+  (comment) @module.doc
+  (#match? @module.doc "^/\\*\\*[\\s\\S]*@(file|fileoverview|overview|module)\\b"))

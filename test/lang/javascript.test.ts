@@ -60,6 +60,8 @@ describe('javascript extraction', () => {
     expect(sym('Store').doc).toBe('Keeps items in insertion order.');
     expect(sym('main').doc).toBe('Starts the app.');
     expect(sym('createNotebook').doc).toBeNull();
+    expect(findSymbolsByRef(ix.db, 'lib/bundle')[0].doc).toBe('Everything in one object.'); // @fileoverview
+    expect(findSymbolsByRef(ix.db, 'lib/store')[0].doc).toBeNull(); // its first JSDoc is the class's
   });
 
   it('records signatures, parameters, visibility, static, async and CommonJS exports', () => {
