@@ -196,6 +196,7 @@ class FileExtractor {
       else if (frame && frame.sym < 0 && frame.typeName) scopeTyped.push({ sym: idx, typeName: frame.typeName });
 
       const modifiers = this.modifiers(d.node, d.name!);
+      if (this.isAsyncValue(d)) modifiers.add('async');
       const comments = d.doc ? null : this.docComments(d);
       const annotations = this.annotations(d.node, d.name!, comments);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
@@ -222,7 +223,9 @@ class FileExtractor {
       });
       this.ranges.push({ start: d.node.startIndex, end: d.node.endIndex });
       this.rangeParent.push(rangeParent);
-      const container = CONTAINER_KINDS.has(kind) || kind === 'module' ? kind : kind === 'method' ? 'method' : 'function';
+      // Members of an object constant (JavaScript `const api = { get() {} }`) see a `constant` parent.
+      const container = CONTAINER_KINDS.has(kind) || kind === 'module' || kind === 'constant' ? kind
+        : kind === 'method' ? 'method' : 'function';
       stack.push({ end: d.node.endIndex, sym: idx, qn: qualifiedName, kind: container, typeName: null });
     }
 
@@ -289,9 +292,12 @@ class FileExtractor {
       if (types.includes(c.type)) found.push(c);
       else found.push(...c.descendantsOfType(types));
     }
-    const wrapper = def.parent && this.spec.wrapperTypes.includes(def.parent.type) ? def.parent : null;
-    if (wrapper) for (const c of wrapper.namedChildren) if (c && types.includes(c.type)) found.push(c);
-    for (let s = (wrapper ?? def).previousNamedSibling; s; s = s.previousNamedSibling) {
+    let outer = def;
+    for (const wrapper of this.wrappers(def)) {
+      for (const c of wrapper.namedChildren) if (c && types.includes(c.type)) found.push(c);
+      outer = wrapper;
+    }
+    for (let s = outer.previousNamedSibling; s; s = s.previousNamedSibling) {
       if (types.includes(s.type)) found.push(s);
       else if (!this.spec.commentTypes.includes(s.type)) break;
     }
@@ -342,8 +348,7 @@ class FileExtractor {
 
   /** The raw text of the comments right above a definition (or its wrapper), or null. */
   private docComments(d: DefMatch): string | null {
-    let target: Node = d.node;
-    if (target.parent && this.spec.wrapperTypes.includes(target.parent.type)) target = target.parent;
+    const target = this.wrappers(d.node).pop() ?? d.node;
     const comments = this.commentsAbove(target);
     return comments.length ? comments.join('\n') : null;
   }
@@ -373,10 +378,29 @@ class FileExtractor {
       if (!this.spec.commentTypes.includes(s.type)) break;
       if (s.endPosition.row < expectRow - 1) break;
       if (!this.startsLine(s)) break; // a trailing comment belongs to the code before it
-      comments.unshift(s.text);
       expectRow = s.startPosition.row;
+      if (this.spec.isDocComment && !this.spec.isDocComment(s.text)) continue; // a note, not documentation
+      comments.unshift(s.text);
     }
     return comments;
+  }
+
+  /** The wrapper nodes around a definition, innermost first (`const` declaration, then `export`). */
+  private wrappers(def: Node): Node[] {
+    const out: Node[] = [];
+    for (let p = def.parent; p && this.spec.wrapperTypes.includes(p.type); p = p.parent) out.push(p);
+    return out;
+  }
+
+  /** `const f = async () => …`: the `async` is on the function value that owns the body, after the name. */
+  private isAsyncValue(d: DefMatch): boolean {
+    const owner = d.body?.parent;
+    if (!owner || owner.id === d.node.id || owner.startIndex < d.name!.endIndex) return false;
+    for (const c of owner.children) {
+      if (!c || c.startIndex >= d.body!.startIndex) break;
+      if (!c.isNamed && c.type === 'async') return true;
+    }
+    return false;
   }
 
   private startsLine(n: Node): boolean {

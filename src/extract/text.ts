@@ -33,6 +33,12 @@ export function firstSentence(raw: string, max = 200): string | null {
       if (para.length) break;
       continue;
     }
+    // JSDoc's file-level tags carry the description on the tag line itself.
+    const described = /^@(file|fileoverview|overview|module|description)\b\s*(.*)$/.exec(t);
+    if (described) {
+      if (described[2] && described[1] !== 'module') para.push(described[2]);
+      continue;
+    }
     if (/^[@:]\w/.test(t) || /^(Args|Arguments|Parameters|Returns|Raises|Example|Examples):?$/.test(t)) break;
     para.push(t);
   }

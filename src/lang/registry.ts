@@ -4,9 +4,11 @@ import { php } from './php.js';
 import { python } from './python.js';
 import { go } from './go.js';
 import { java } from './java.js';
+import { javascript } from './javascript.js';
+import { tsx, typescript } from './typescript.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python, go, java, php];
+export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript, go, java, php];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();

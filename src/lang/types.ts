@@ -12,7 +12,11 @@ export type Visibility = 'public' | 'protected' | 'private' | 'internal' | 'pack
 
 /** One import statement, or one part of it, as written in the source. */
 export interface ImportSpec {
-  /** The module as written: `os.path`, `.models`, `./util`, `github.com/x/y`, `crate::a::b`, `App\Models`. */
+  /**
+   * The module as written: `os.path`, `.models`, `./util`, `github.com/x/y`, `crate::a::b`, `App\Models`.
+   * Empty for a local export alias (`export { a as b }`, `export default a`): with `reexport`, each
+   * name (`a`) is a top-level name of this file that other files import as its alias (`b`, `default`).
+   */
   module: string;
   /** Names taken from the module (`from m import a as b`); empty when the module itself is bound. */
   names: { name: string; alias?: string }[];
@@ -87,11 +91,20 @@ export interface LanguageSpec {
   extensions: string[];
   /** File name inside @repomix/tree-sitter-wasms/out. */
   grammar: string;
-  queryDir: string;
+  /** Folder(s) under queries/; several when languages share patterns (JavaScript and TypeScript). */
+  queryDir: string | string[];
   /** Node types that hold comments (doc comments are the comments right above a definition). */
   commentTypes: string[];
-  /** Node types that wrap a definition (decorators, export statements); docs sit above the wrapper. */
+  /**
+   * Node types that wrap a definition (decorators, export statements, `const` declarations); docs sit
+   * above the outermost wrapper.
+   */
   wrapperTypes: string[];
+  /**
+   * Which comments document code (JSDoc `/** … *\/`, Rust `///`). Absent: every comment right above a
+   * definition does. Other comments (lint directives, notes) are stepped over.
+   */
+  isDocComment?(text: string): boolean;
   /** Decorator, annotation and attribute node types, collected onto the symbol they adorn. */
   annotationTypes: string[];
   /** Receiver names meaning "this instance or this type": `self`, `this`, `$this`, `Self`. */
@@ -103,6 +116,11 @@ export interface LanguageSpec {
    * repository symbol by accident.
    */
   builtins?: ReadonlySet<string>;
+  /**
+   * Methods of the runtime's built-in types (`forEach`, `then`, `test`): a call of one through a
+   * receiver of unknown type is left unresolved rather than matched by name to a repository method.
+   */
+  builtinMethods?: ReadonlySet<string>;
   /** Receiver text that means "the supertype's implementation" (`super`, Python's `super()`, PHP's `parent`). */
   superReceiver?: RegExp;
   /** Names a module imports can be imported from it in turn, without an explicit re-export (Python). */

@@ -22,6 +22,8 @@ const ERROR_FACTOR = 0.5;
 const MAX_GLOBAL_CANDIDATES = 3;
 const MAX_SUPER_DEPTH = 6;
 const TYPE_KINDS = new Set([...CONTAINER_KINDS, 'type']);
+/** Non-type definitions whose members a call can reach by name: namespaces, object constants. */
+const HOLDER_KINDS = new Set(['module', 'constant']);
 const CALLABLE_TOP = new Set(['function', 'class', 'struct', 'enum', 'type', 'constant', 'interface', 'trait']);
 
 type Binding =
@@ -133,6 +135,7 @@ class Resolver {
     const stats = (this.importStats[file.language] ??= { total: 0, internal: 0, external: 0, unresolved: 0 });
     const src = this.moduleOf.get(fileId)!;
     for (const imp of this.importsByFile.get(fileId) ?? []) {
+      if (!imp.module) continue; // a local export alias, read by exportedFrom
       stats.total++;
       const conf = imp.inError ? ERROR_FACTOR : 1;
       const targets = (resolver.resolveModule(imp, file.path) ?? [])
@@ -200,6 +203,11 @@ class Resolver {
         out.push(...own);
         continue;
       }
+      const local = this.localExportAlias(f, name);
+      if (local !== null && depth < 3) {
+        out.push(...this.exportedFrom([f], local, seen, depth + 1));
+        continue;
+      }
       if (depth >= 3 || seen.has(f)) continue;
       seen.add(f);
       const scope = this.scopeOf(f);
@@ -210,11 +218,22 @@ class Resolver {
     return [...new Set(out)];
   }
 
+  /** `export { a as name }`, `export default a`: the local name a file exports as `name`. */
+  private localExportAlias(fileId: number, name: string): string | null {
+    for (const i of this.importsByFile.get(fileId) ?? []) {
+      if (i.module || !i.reexport) continue;
+      for (const n of i.names) if (n.alias === name && n.name !== name) return n.name;
+    }
+    return null;
+  }
+
   private reexportBinding(fileId: number, name: string, scope: FileScope): number[] | null {
     const b = scope.names.get(name);
     if (!b || b.kind !== 'symbol') return null;
     if (languageById(this.files.get(fileId)!.language).importedNamesAreExported) return b.ids;
-    const reexports = (this.importsByFile.get(fileId) ?? []).some((i) => i.reexport && i.names.some((n) => (n.alias ?? n.name) === name));
+    // The local name an export binds: the alias of `export { a as b } from`, the name of `export { a }`.
+    const reexports = (this.importsByFile.get(fileId) ?? []).some((i) => i.reexport
+      && i.names.some((n) => (i.module ? n.alias ?? n.name : n.name) === name));
     return reexports ? b.ids : null;
   }
 
@@ -424,12 +443,18 @@ class Resolver {
       if (!t && this.isBuiltin(receiver, r.fileId)) return 'external';
       if (t && this.isBuiltin(r.name, r.fileId)) return 'external';
     }
-    // `System.out.println()`, `assertThat(x).isEqualTo(y)`: a chain that starts outside the repository;
+    const held = this.heldMember(receiver, r);
+    if (held) return held;
+    // `System.out.println()`, `path.posix.join()`, `assertThat(x).isEqualTo(y)`: a chain that starts
+    // outside the repository (an external import or a builtin the file does not define);
     // `x.getClass().getName()`: one that goes through a built-in method.
     const head = headOf(receiver);
-    if (head && this.isExternalName(head, r.fileId) && !this.resolveType(head, r.fileId, r.symbolId)) return 'external';
+    if (head && !bound && this.isExternalName(head, r.fileId) && !this.topLevel.get(r.fileId)?.has(head)
+      && !this.resolveType(head, r.fileId, r.symbolId)) return 'external';
     const lastCall = /(\w+)\((?:[^()]|\([^()]*\))*\)$/.exec(receiver);
     if (lastCall && this.isBuiltin(lastCall[1], r.fileId)) return 'external';
+    // `list.forEach()`, `re.test()` with an unknown receiver: most likely the built-in, not a same-named method.
+    if (spec.builtinMethods?.has(r.name)) return null;
     return this.globalMember(r.name) ?? (this.isBuiltin(r.name, r.fileId) ? 'external' : null);
   }
 
@@ -551,6 +576,27 @@ class Resolver {
     const apart = (this.byQualified.get(`${t.qualifiedName}.${name}`) ?? [])
       .filter((id) => this.symbols.get(id)!.parentId !== typeId && this.sameScope(this.symbols.get(id)!.fileId, t.fileId));
     return apart.length ? [...inBody, ...apart] : inBody;
+  }
+
+  /**
+   * `helpers.trim()`, `NS.f()`: a member of a constant or a namespace that is in scope at the call
+   * (defined in the file or imported), not of a type.
+   */
+  private heldMember(receiver: string, r: RRef): Hit | null {
+    const holds = (id: number) => HOLDER_KINDS.has(this.symbols.get(id)!.kind) && this.members.has(id);
+    let holders: number[] = [];
+    const path = /^([\w$]+)(?:\.([\w$]+))?$/.exec(receiver);
+    if (!path) return null;
+    if (path[2]) {
+      // `util.helpers.shout()` with `util` an imported module.
+      const head = this.scopeOf(r.fileId).names.get(path[1]);
+      if (head?.kind === 'module') holders = this.exportedFrom(head.files, path[2], new Set()).filter(holds);
+    } else {
+      const hit = this.lookupName(receiver, r.fileId, r.symbolId, holds);
+      if (hit && hit.tier !== 'global') holders = hit.ids;
+    }
+    const ids = holders.flatMap((id) => this.members.get(id)?.get(r.name) ?? []);
+    return ids.length ? { ids, tier: 'member' } : null;
   }
 
   /** Last resort for `x.name()` with an unknown `x`: methods of that name anywhere, if few. */
