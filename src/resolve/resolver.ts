@@ -2,7 +2,7 @@ import { CONTAINER_KINDS, type ImportResolver, type RepoView } from '../lang/typ
 import { languageById } from '../lang/registry.js';
 import { normalizeTypeName } from '../extract/text.js';
 import type { EdgeRow } from '../store/writer.js';
-import type { CallTier, CallStats, RFile, RImport, RRef, RSymbol, ResolveInput, ResolveOutput } from './types.js';
+import type { CallTier, ImportResolution, RFile, RImport, RRef, RSymbol, RefResolution, ResolveInput, ResolveOutput } from './types.js';
 
 /**
  * Confidence of an edge by how it was resolved. A name match is weak evidence; the same name in
@@ -69,7 +69,8 @@ class Resolver {
   /** Types with a supertype from outside the repository (imported from a dependency, or defined nowhere here). */
   private readonly outsideSupers = new Set<number>();
   private readonly edges: EdgeRow[] = [];
-  private readonly importStats: ResolveOutput['imports'] = {};
+  private readonly refStates = new Map<number, RefResolution>();
+  private readonly importStates = new Map<number, ImportResolution>();
 
   constructor(private readonly input: ResolveInput, private readonly repo: RepoView) {
     for (const f of input.files) {
@@ -103,12 +104,18 @@ class Resolver {
   }
 
   run(): ResolveOutput {
-    for (const f of this.input.files) this.scopeOf(f.id);
+    const only = this.input.only;
+    for (const f of this.input.files) if (!only || only.has(f.id)) this.scopeOf(f.id);
+    // Every supertype, also outside `only`: method lookups anywhere go through inheritance.
     for (const r of this.input.refs) if (r.kind !== 'call') this.resolveInherit(r);
-    const calls: Record<string, CallStats> = {};
-    for (const r of this.input.refs) if (r.kind === 'call') this.resolveCall(r, calls);
+    for (const r of this.input.refs) if (r.kind === 'call' && this.emits(r.fileId)) this.resolveCall(r);
     this.addTestEdges();
-    return { edges: this.edges, calls, imports: this.importStats };
+    return { edges: this.edges, refs: this.refStates, imports: this.importStates };
+  }
+
+  /** Edges and states are produced for this file (an update re-resolves only some files). */
+  private emits(fileId: number): boolean {
+    return !this.input.only || this.input.only.has(fileId);
   }
 
   // ---- imports and file scopes ------------------------------------------------------------------
@@ -132,25 +139,25 @@ class Resolver {
     const file = this.files.get(fileId)!;
     const resolver = this.resolverFor(file.language);
     const spec = languageById(file.language);
-    const stats = (this.importStats[file.language] ??= { total: 0, internal: 0, external: 0, unresolved: 0 });
+    const state = (imp: RImport, s: ImportResolution) => {
+      if (this.emits(fileId)) this.importStates.set(imp.id, s);
+    };
     const src = this.moduleOf.get(fileId)!;
     for (const imp of this.importsByFile.get(fileId) ?? []) {
       if (!imp.module) continue; // a local export alias, read by exportedFrom
-      stats.total++;
       const conf = imp.inError ? ERROR_FACTOR : 1;
       const targets = (resolver.resolveModule(imp, file.path) ?? [])
         .map((p) => this.fileByPath.get(p)?.id)
         .filter((id): id is number => id !== undefined && id !== fileId);
       if (!targets.length) {
-        if (RELATIVE_MODULE.test(imp.module)) stats.unresolved++;
-        else stats.external++;
+        state(imp, RELATIVE_MODULE.test(imp.module) ? 'unresolved' : 'external');
         this.edge(src, null, 'imports', conf, imp.line, fileId, imp.module);
         const ext: Binding = { kind: 'external', module: imp.module };
         if (imp.alias) scope.names.set(imp.alias, ext);
         for (const n of imp.names) scope.names.set(n.alias ?? n.name, { kind: 'external', module: `${imp.module}.${n.name}` });
         continue;
       }
-      stats.internal++;
+      state(imp, 'internal');
       const owners = this.importedTypes(resolver, imp, file.path, targets);
       if (imp.alias) scope.names.set(imp.alias, { kind: 'module', files: targets });
       if (imp.wildcard && owners) scope.memberWildcards.push(...owners);
@@ -373,21 +380,13 @@ class Resolver {
 
   // ---- calls ---------------------------------------------------------------------------------
 
-  private resolveCall(r: RRef, stats: Record<string, CallStats>): void {
-    const lang = this.files.get(r.fileId)!.language;
-    const st = (stats[lang] ??= { total: 0, resolved: 0, external: 0, unresolved: 0, byTier: {} });
-    st.total++;
+  private resolveCall(r: RRef): void {
     const hit = this.callTarget(r);
-    if (hit === 'external') {
-      st.external++;
+    if (hit === 'external' || !hit || !hit.ids.length) {
+      this.refStates.set(r.id, hit === 'external' ? 'external' : 'unresolved');
       return;
     }
-    if (!hit || !hit.ids.length) {
-      st.unresolved++;
-      return;
-    }
-    st.resolved++;
-    st.byTier[hit.tier] = (st.byTier[hit.tier] ?? 0) + 1;
+    this.refStates.set(r.id, hit.tier);
     const conf = this.confidence(hit, r.inError);
     for (const id of new Set(hit.ids)) if (id !== r.symbolId) this.edge(r.symbolId, id, 'calls', conf, r.line, r.fileId, null);
   }
@@ -649,6 +648,7 @@ class Resolver {
 
   private edge(src: number, dst: number | null, kind: string, confidence: number, line: number | null, fileId: number,
     target: string | null): void {
+    if (!this.emits(fileId)) return;
     this.edges.push({ src, dst, kind, confidence, line, fileId, target });
   }
 }
