@@ -29,13 +29,20 @@ const ERROR_WIDEN_MAX_LINES = 4;
 
 /** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
 export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
-  const tree = lang.parser.parse(source);
+  const text = preprocessed(lang, source);
+  const tree = lang.parser.parse(text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   try {
-    return new FileExtractor(lang, path, source, tree.rootNode).run();
+    return new FileExtractor(lang, path, text, tree.rootNode).run();
   } finally {
     tree.delete();
   }
+}
+
+/** The language's rewrite of the text, used only when it keeps every offset (positions must stay true). */
+function preprocessed(lang: LoadedLanguage, source: string): string {
+  const text = lang.spec.preprocess?.(source);
+  return text !== undefined && text.length === source.length ? text : source;
 }
 
 class FileExtractor {
@@ -46,6 +53,8 @@ class FileExtractor {
   private readonly ranges: Range[] = [];
   /** Index of the symbol whose range encloses each symbol (containment, not logical parent). */
   private readonly rangeParent: number[] = [];
+  /** Blocks that add members to a type declared elsewhere (extensions, impls), with that type's name. */
+  private readonly scopeRanges: (Range & { typeName: string })[] = [];
   private readonly isTestFile: boolean;
 
   constructor(
@@ -85,7 +94,8 @@ class FileExtractor {
         d.params ??= caps.params?.[0] ?? null;
         d.body ??= caps.body?.[0] ?? null;
         d.receiver ??= caps.receiver?.[0] ?? null;
-        if (caps.param && !d.paramList.length) d.paramList = caps.param;
+        // Grammars without a parameter-list node may give each parameter its own match.
+        for (const p of caps.param ?? []) if (!d.paramList.some((q) => q.id === p.id)) d.paramList.push(p);
         defs.set(node.id, d);
       } else if (caps.call) {
         const name = caps['call.name']?.[0];
@@ -175,7 +185,9 @@ class FileExtractor {
       const name = d.name!.text;
       if (d.kind === 'scope') {
         const typeName = normalizeTypeName(name) ?? name;
-        stack.push({ end: d.node.endIndex, sym: -1, qn: frame ? `${frame.qn}.${typeName}` : typeName, kind: 'scope', typeName });
+        const qn = frame ? `${frame.qn}.${typeName}` : typeName;
+        stack.push({ end: d.node.endIndex, sym: -1, qn, kind: 'scope', typeName });
+        this.scopeRanges.push({ start: d.node.startIndex, end: d.node.endIndex, typeName: qn });
         continue;
       }
       let kind = d.kind as SymbolKind;
@@ -192,6 +204,7 @@ class FileExtractor {
       else if (frame && frame.sym < 0 && frame.typeName) scopeTyped.push({ sym: idx, typeName: frame.typeName });
 
       const modifiers = this.modifiers(d.node, d.name!);
+      for (const m of this.spec.definitionModifiers?.(d.node) ?? []) modifiers.add(m);
       const annotations = this.annotations(d.node, d.name!);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
       const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery });
@@ -311,7 +324,7 @@ class FileExtractor {
       if (!this.spec.commentTypes.includes(s.type)) break;
       if (s.endPosition.row < expectRow - 1) break;
       if (!this.startsLine(s)) break; // a trailing comment belongs to the code before it
-      comments.unshift(s.text);
+      if (this.spec.isDocComment?.(s.text) ?? true) comments.unshift(s.text);
       expectRow = s.startPosition.row;
     }
     return comments.length ? firstSentence(comments.join('\n')) : null;
@@ -323,7 +336,9 @@ class FileExtractor {
   }
 
   private params(d: DefMatch): string[] {
-    const nodes = d.paramList.length ? d.paramList : d.params ? d.params.namedChildren.filter((n): n is Node => !!n) : [];
+    const nodes = d.paramList.length
+      ? [...d.paramList].sort((a, b) => a.startIndex - b.startIndex)
+      : d.params ? d.params.namedChildren.filter((n): n is Node => !!n) : [];
     return nodes.filter((n) => !this.spec.commentTypes.includes(n.type)).map((n) => collapse(n.text, 80));
   }
 
@@ -359,7 +374,15 @@ class FileExtractor {
   }
 
   private isSelfMember(text: string): boolean {
-    return this.spec.selfNames.some((s) => text.startsWith(`${s}.`) || text.startsWith(`${s}->`));
+    return this.selfMemberName(text) !== null;
+  }
+
+  /** `self.session` -> `session`. */
+  private selfMemberName(text: string): string | null {
+    for (const s of this.spec.selfNames) {
+      for (const sep of ['.', '->']) if (text.startsWith(`${s}${sep}`)) return text.slice(s.length + sep.length);
+    }
+    return null;
   }
 
   private containerOf(sym: number): number {
@@ -373,10 +396,14 @@ class FileExtractor {
     let receiverType: string | null = null;
     if (receiver && scopes.size) {
       const key = receiver.replace(/\s+/g, '');
-      const start = this.isSelfMember(key) ? this.containerOf(caller) : caller;
+      const selfMember = this.isSelfMember(key);
+      const start = selfMember ? this.containerOf(caller) : caller;
       for (let s = start; s >= 0 && !receiverType; s = s === 0 ? -1 : this.rangeParent[s]) {
         receiverType = scopes.get(s)?.get(key) ?? null;
       }
+      // A field declared in the type's body (`let session: Session`) binds its bare name; `self.session` is it too.
+      const field = selfMember ? this.selfMemberName(key) : null;
+      if (!receiverType && field) receiverType = scopes.get(start)?.get(field) ?? null;
     }
     return {
       caller,
@@ -393,11 +420,33 @@ class FileExtractor {
     for (const { node, kind } of list) {
       const name = normalizeTypeName(node.text);
       if (!name) continue;
-      const owner = this.symbolAt(node.startIndex);
+      const line = node.startPosition.row + 1;
+      const inError = this.inError(node);
+      let owner = this.symbolAt(node.startIndex);
+      const scope = this.scopeAround(node, owner);
+      if (scope) {
+        // `extension Foo: P` / `impl P for Foo`: Foo is the subtype; by name when another file declares it.
+        const local = this.symbols.findIndex((s) => s.qualifiedName === scope.typeName && CONTAINER_KINDS.has(s.kind));
+        if (local < 0) {
+          out.push({ symbol: 0, ownerName: scope.typeName, kind, name, line, inError });
+          continue;
+        }
+        owner = local;
+      }
       if (owner === 0 || !CONTAINER_KINDS.has(this.symbols[owner].kind)) continue;
-      out.push({ symbol: owner, kind, name, line: node.startPosition.row + 1, inError: this.inError(node) });
+      out.push({ symbol: owner, kind, name, line, inError });
     }
     return out;
+  }
+
+  /** The innermost extension-like scope around `node` that lies inside `owner`'s range (or at top level). */
+  private scopeAround(node: Node, owner: number): { typeName: string } | null {
+    let best: (Range & { typeName: string }) | null = null;
+    for (const r of this.scopeRanges) {
+      if (r.start <= node.startIndex && node.endIndex <= r.end && (!best || r.start > best.start)) best = r;
+    }
+    if (!best) return null;
+    return owner === 0 || best.start > this.ranges[owner].start ? best : null;
   }
 
   private attachMutates(targets: Node[], globals: Node[]): void {

@@ -90,6 +90,18 @@ export interface LanguageSpec {
   bareCallsReachMembers?: boolean;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
+  /**
+   * Modifiers the keyword scan before a definition's name cannot see, in their generic spelling
+   * (`async`, `static`): Swift writes `async` after the parameters and `class func` for a type method.
+   */
+  definitionModifiers?(def: Node): string[];
+  /**
+   * Rewrites a file's text before parsing, keeping its length and line breaks so positions still match
+   * the file (Swift blanks `#if` lines, which its grammar rejects between declarations).
+   */
+  preprocess?(source: string): string;
+  /** Which comments above a definition document it (Swift: `///`, not `// MARK:`). Absent: all of them. */
+  isDocComment?(text: string): boolean;
   visibility(input: VisibilityInput): Visibility;
   /** Turns a node captured as `@import` into import specs. */
   parseImport(node: Node): ImportSpec[];

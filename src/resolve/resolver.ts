@@ -202,11 +202,28 @@ class Resolver {
   private resolveInherit(r: RRef): void {
     const hit = this.resolveType(r.name, r.fileId, r.symbolId);
     if (!hit) return;
-    for (const id of hit.ids) {
-      if (id === r.symbolId) continue;
-      this.edge(r.symbolId, id, r.kind, this.confidence(hit, r.inError), r.line, r.fileId, null);
-      push(this.supers, r.symbolId, id);
+    for (const sub of this.subtypesOf(r)) {
+      for (const id of hit.ids) {
+        if (id === sub) continue;
+        this.edge(sub, id, this.inheritKind(r.kind, sub, id), this.confidence(hit, r.inError), r.line, r.fileId, null);
+        push(this.supers, sub, id);
+      }
     }
+  }
+
+  /**
+   * A type "extending" an interface implements it: where the syntax does not tell a superclass from an
+   * interface (Swift's `class A: B, P`), the target's kind does.
+   */
+  private inheritKind(kind: string, sub: number, sup: number): string {
+    const isInterface = (id: number) => this.symbols.get(id)!.kind === 'interface';
+    return kind === 'extends' && isInterface(sup) && !isInterface(sub) ? 'implements' : kind;
+  }
+
+  /** The ref's own symbol, or the type an extension in another file names (`extension Foo: P`). */
+  private subtypesOf(r: RRef): number[] {
+    if (!r.receiver) return [r.symbolId];
+    return this.resolveType(r.receiver, r.fileId, r.symbolId)?.ids ?? [];
   }
 
   /** A type name as written at `fromSymbol`: nested, same file, imported, same package, or unique. */
@@ -306,15 +323,27 @@ class Resolver {
   private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean,
     bareCall = false): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
+    const implicitSelf = bareCall && !!spec.bareCallsReachMembers;
+    let inType = false;
     for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
       const parent = this.symbols.get(s.parentId)!;
       if (parent.kind === 'module') break;
-      if (CONTAINER_KINDS.has(parent.kind) && !(bareCall && spec.bareCallsReachMembers)) continue;
+      inType ||= CONTAINER_KINDS.has(parent.kind);
+      if (CONTAINER_KINDS.has(parent.kind) && !implicitSelf) continue;
       const ids = this.members.get(parent.id)?.get(name)?.filter(accept);
       if (ids?.length) return { ids, tier: 'local' };
       if (CONTAINER_KINDS.has(parent.kind)) {
         const inherited = this.memberOf([parent.id], name, true);
         if (inherited) return inherited;
+      }
+    }
+    if (implicitSelf && !inType) {
+      // A method of an extension whose type another file declares: `self` is still that type.
+      const type = this.enclosingType(fromSymbol);
+      const m = type === null ? null : this.memberOf([type], name, false);
+      if (m) {
+        const ids = m.ids.filter(accept);
+        if (ids.length) return { ids, tier: m.tier };
       }
     }
     const own = this.topLevel.get(fileId)?.get(name)?.filter(accept);
