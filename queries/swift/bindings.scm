@@ -4,7 +4,14 @@
 ; and its type `name` (a query cannot ask for the field twice): the type is the node right after the name.
 (parameter
   name: (simple_identifier) @binding.name
-  . [(user_type) (optional_type)] @binding.type)
+  . [(user_type) (optional_type)] @binding.type
+  (#not-match? @binding.type "\\.Type$"))
+
+; A metatype parameter (`_ type: Command.Type`): `type.init()` and `type.parse()` are members of Command.
+(parameter
+  name: (simple_identifier) @binding.name
+  . (user_type (type_identifier) @binding.type . "." . (type_identifier) @_meta .)
+  (#eq? @_meta "Type"))
 
 ; Typed constants, variables and stored properties: `let session: Session`. A stored property's binding
 ; lives on its type, where `session.x()` and `self.session.x()` find it.
@@ -36,3 +43,14 @@
     (try_expression expr: (call_expression . [(simple_identifier) (navigation_expression)] @binding.type))
   ]
   (#match? @binding.type "^([A-Z][A-Za-z0-9_]*\\.)*[A-Z][A-Za-z0-9_]*$"))
+
+; Casts: `let c = x as! Command`, `if let c = x as? Command`, `guard let c = x as? Command`.
+(property_declaration
+  name: (pattern bound_identifier: (simple_identifier) @binding.name)
+  value: (as_expression (user_type) @binding.type))
+
+(if_statement
+  (simple_identifier) @binding.name . "=" . (as_expression (user_type) @binding.type))
+
+(guard_statement
+  (simple_identifier) @binding.name . "=" . (as_expression (user_type) @binding.type))

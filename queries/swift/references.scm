@@ -1,10 +1,12 @@
 ; Call sites. Trailing-closure calls (`foo { ... }`) have the same shape as `foo(...)`.
 ; `Foo(...)` is a call of `Foo`, which resolves to the type: constructor calls.
-(call_expression . (simple_identifier) @call.name) @call
+; Subscripts (`items[0]`) parse as calls too; a call node ending in `]` is one and is left out.
+((call_expression . (simple_identifier) @call.name) @call
+  (#not-match? @call "\\]$"))
 
 ; `obj.foo()`, `Type.foo()`, `self.foo()`, `super.foo()`, `a?.foo()` (the `?` is not the target),
 ; `a.b().foo()`, `"s".foo()`. Targets that are operator expressions are handled below.
-(call_expression
+((call_expression
   . (navigation_expression
       target: [
         (simple_identifier) (navigation_expression) (self_expression) (super_expression) (call_expression)
@@ -13,11 +15,12 @@
         (key_path_expression) (await_expression)
       ] @call.receiver
       suffix: (navigation_suffix suffix: (simple_identifier) @call.name))) @call
+  (#not-match? @call "\\]$"))
 
 ; The grammar lets a call suffix bind looser than some operators: `x + y.foo()`, `!a.isEmpty()`,
 ; `try a.b().foo()` and `a!.foo()` parse as calls on `x + y`, `!a`, `try a.b()`, `a!`. The receiver
 ; is the operand next to the dot.
-(call_expression
+((call_expression
   . (navigation_expression
       target: [
         (additive_expression rhs: (_) @call.receiver)
@@ -27,9 +30,10 @@
         (postfix_expression target: (_) @call.receiver operation: (bang))
       ]
       suffix: (navigation_suffix suffix: (simple_identifier) @call.name))) @call
+  (#not-match? @call "\\]$"))
 
 ; ... and `x + foo()`, `!foo()`, `-foo()`, `try a + foo()` as calls of `x + foo`, `!foo`, `-foo`.
-(call_expression
+((call_expression
   . [
     (additive_expression rhs: (simple_identifier) @call.name)
     (multiplicative_expression rhs: (simple_identifier) @call.name)
@@ -37,15 +41,17 @@
     (additive_expression rhs: (multiplicative_expression rhs: (simple_identifier) @call.name))
     (try_expression expr: (additive_expression rhs: (simple_identifier) @call.name))
   ]) @call
+  (#not-match? @call "\\]$"))
 
 ; `x + y.foo()` nested one level deeper still keeps its name and receiver.
-(call_expression
+((call_expression
   . [
     (additive_expression rhs: (navigation_expression
       target: (_) @call.receiver suffix: (navigation_suffix suffix: (simple_identifier) @call.name)))
     (multiplicative_expression rhs: (navigation_expression
       target: (_) @call.receiver suffix: (navigation_suffix suffix: (simple_identifier) @call.name)))
   ]) @call
+  (#not-match? @call "\\]$"))
 
 ; Generic constructor calls `Box<Int>()` parse as their own node.
 (constructor_expression

@@ -29,11 +29,11 @@ const ERROR_WIDEN_MAX_LINES = 4;
 
 /** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
 export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
-  const text = preprocessed(lang, source);
-  const tree = lang.parser.parse(text);
+  const tree = lang.parser.parse(preprocessed(lang, source));
   if (!tree) throw new Error('tree-sitter returned no tree');
   try {
-    return new FileExtractor(lang, path, text, tree.rootNode).run();
+    // Signatures quote the file as written; the rewrite keeps offsets, so the tree's positions fit both.
+    return new FileExtractor(lang, path, source, tree.rootNode).run();
   } finally {
     tree.delete();
   }

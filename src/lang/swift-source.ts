@@ -1,22 +1,28 @@
 /**
- * Rewrites the `#` syntax of a Swift file into text the tree-sitter-swift 0.7.1 grammar parses the same
- * way every time, keeping every offset and line break (so positions still match the file):
+ * Rewrites a Swift file into text the tree-sitter-swift 0.7.1 grammar parses, and parses the same way
+ * every time, keeping every offset and line break (so positions still match the file). Comments and
+ * string literals are left alone.
  *
+ * `#` syntax:
  * - compiler-directive lines (`#if`, `#elseif`, `#else`, `#endif`) become blank: the grammar rejects
  *   them between members, and blanking indexes the declarations of every branch;
  * - `#available(...)` / `#unavailable(...)` become `true`, `#warning(...)` / `#error(...)` /
  *   `#sourceLocation(...)` become blank;
  * - other freestanding macros and literals lose their `#` (`#expect(x)` -> ` expect(x)`, `#file` -> ` file`);
- * - raw strings keep their quotes but lose their hashes and content (`#"a"b"#` -> ` "   " `).
+ * - raw strings become strings of blanks (`#"a"b"#` -> `"      "`).
  *
  * Why not leave `#` alone: that grammar's external scanner allocates its state with `calloc(0, ...)`
  * (fixed upstream in 0.7.2), so the raw-string hash count it reads is whatever the heap holds next to it.
  * The first parse in a process happens to see zero; later ones see garbage, and every `#` token then
  * misparses. With no `#` left outside comments and ordinary strings, the scanner never reads that state.
+ *
+ * Newer syntax the grammar rejects, whose removal changes nothing cg records:
+ * - empty attribute arguments (`@Option() var x` -> `@Option   var x`);
+ * - typed throws (`throws(ParserError)` -> `throws             `).
  */
-export function neutralizeHashSyntax(source: string): string {
-  if (!source.includes('#')) return source;
-  const rewriter = new HashRewriter(source);
+export function normalizeForGrammar(source: string): string {
+  if (!/[#@]|throws\s*\(/.test(source)) return source;
+  const rewriter = new SwiftRewriter(source);
   rewriter.code(0, false);
   return rewriter.result();
 }
@@ -25,8 +31,12 @@ const DIRECTIVES = new Set(['if', 'elseif', 'else', 'endif']);
 const AVAILABILITY = new Set(['available', 'unavailable']);
 const DIAGNOSTICS = new Set(['warning', 'error', 'sourceLocation']);
 const IDENT = /[A-Za-z_][A-Za-z0-9_]*/y;
+/** `@Name()` / `@Module.Name ( )`: an attribute with an empty argument list; group 1 is the parentheses. */
+const EMPTY_ATTRIBUTE_ARGS = /@[A-Za-z_][A-Za-z0-9_.]*(\(\s*\))/y;
+/** `throws(` and `throws (`, not `rethrows(` or `nothrows(`: the caller checks the character before. */
+const TYPED_THROWS = /throws\s*\(/y;
 
-class HashRewriter {
+class SwiftRewriter {
   private readonly out: string[];
   private readonly n: number;
 
@@ -51,6 +61,8 @@ class HashRewriter {
       else if (c === '/' && this.src[i + 1] === '*') i = this.blockCommentEnd(i);
       else if (c === '"') i = this.stringEnd(i);
       else if (c === '#') i = this.hash(i);
+      else if (c === '@') i = this.attribute(i);
+      else if (c === 't' && this.wordStart(i)) i = this.typedThrows(i);
       else if (c === '(') {
         depth++;
         i++;
@@ -61,6 +73,29 @@ class HashRewriter {
       } else i++;
     }
     return i;
+  }
+
+  private attribute(i: number): number {
+    EMPTY_ATTRIBUTE_ARGS.lastIndex = i;
+    const m = EMPTY_ATTRIBUTE_ARGS.exec(this.src);
+    if (!m) return i + 1;
+    const end = i + m[0].length;
+    this.blank(end - m[1].length, end);
+    return end;
+  }
+
+  private typedThrows(i: number): number {
+    TYPED_THROWS.lastIndex = i;
+    const m = TYPED_THROWS.exec(this.src);
+    if (!m) return i + 1;
+    const open = i + m[0].length - 1;
+    const close = this.code(open + 1, true);
+    this.blank(open, Math.min(close + 1, this.n));
+    return close + 1;
+  }
+
+  private wordStart(i: number): boolean {
+    return i === 0 || !/[A-Za-z0-9_]/.test(this.src[i - 1]);
   }
 
   private hash(i: number): number {

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
 import { baseName, stripExt } from './paths.js';
-import { neutralizeHashSyntax } from './swift-source.js';
+import { normalizeForGrammar } from './swift-source.js';
 
 /**
  * SwiftPM puts a target's sources in `Sources/<Target>/` and its tests in `Tests/<Target>/`; every file
@@ -136,8 +136,8 @@ export const swift: LanguageSpec = {
   bareCallsReachMembers: true,
   visibility,
   definitionModifiers,
-  // `#if` lines, macros and raw strings, rewritten in place: see swift-source.ts for why.
-  preprocess: neutralizeHashSyntax,
+  // `#if` lines, macros, raw strings and syntax newer than the grammar, rewritten in place (swift-source.ts).
+  preprocess: normalizeForGrammar,
   isDocComment,
   parseImport,
   moduleName: (path) => stripExt(path),

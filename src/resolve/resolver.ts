@@ -60,6 +60,8 @@ class Resolver {
   private readonly resolving = new Set<number>();
   private readonly resolvers = new Map<string, ImportResolver>();
   private readonly supers = new Map<number, number[]>();
+  /** Types with a supertype that is not in the repository (XCTestCase, NSObject, a dependency's class). */
+  private readonly outsideSupers = new Set<number>();
   private readonly edges: EdgeRow[] = [];
   private readonly importStats: ResolveOutput['imports'] = {};
 
@@ -201,7 +203,10 @@ class Resolver {
 
   private resolveInherit(r: RRef): void {
     const hit = this.resolveType(r.name, r.fileId, r.symbolId);
-    if (!hit) return;
+    if (!hit) {
+      for (const sub of this.subtypesOf(r)) this.outsideSupers.add(sub);
+      return;
+    }
     for (const sub of this.subtypesOf(r)) {
       for (const id of hit.ids) {
         if (id === sub) continue;
@@ -287,7 +292,7 @@ class Resolver {
   private callTarget(r: RRef): Hit | 'external' | null {
     const spec = languageById(this.files.get(r.fileId)!.language);
     const callable = (id: number) => this.symbols.get(id)!.kind !== 'module';
-    if (!r.receiver) return this.lookupName(r.name, r.fileId, r.symbolId, callable, true);
+    if (!r.receiver) return this.lookupName(r.name, r.fileId, r.symbolId, callable, true) ?? this.inheritedFromOutside(r);
 
     const receiver = r.receiver.replace(/\s+/g, '');
     if (spec.selfNames.includes(receiver) || receiver === 'super' || receiver === 'parent') {
@@ -313,6 +318,18 @@ class Resolver {
       const m = t && this.memberOf(t.ids, r.name, false);
       if (m) return m;
     }
+    return this.globalMember(r.name);
+  }
+
+  /**
+   * With implicit self, a bare call in a type whose supertype lies outside the repository may reach a
+   * method the repository adds to that outside type (`extension XCTestCase { func assertX() }` called from
+   * a test case): as for `self.name()` on an unknown type, a few methods of that name are candidates.
+   */
+  private inheritedFromOutside(r: RRef): Hit | null {
+    if (!languageById(this.files.get(r.fileId)!.language).bareCallsReachMembers) return null;
+    const type = this.enclosingType(r.symbolId);
+    if (type === null || ![type, ...this.ancestors(type)].some((t) => this.outsideSupers.has(t))) return null;
     return this.globalMember(r.name);
   }
 
