@@ -7,6 +7,19 @@
   . [(user_type) (optional_type)] @binding.type
   (#not-match? @binding.type "\\.Type$"))
 
+; `some Command` / `any Command`.
+(parameter
+  name: (simple_identifier) @binding.name
+  . [(opaque_type (user_type) @binding.type) (existential_type (user_type) @binding.type)])
+
+; Generic parameters stand for their constraint: `<T: ParsableCommand>` and `where T: ParsableCommand`
+; make `T.parse()` a member of ParsableCommand.
+(type_parameter (type_identifier) @binding.name (user_type) @binding.type)
+
+(inheritance_constraint
+  constrained_type: (identifier . (simple_identifier) @binding.name .)
+  (user_type) @binding.type)
+
 ; A metatype parameter (`_ type: Command.Type`): `type.init()` and `type.parse()` are members of Command.
 (parameter
   name: (simple_identifier) @binding.name

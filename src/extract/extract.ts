@@ -398,12 +398,12 @@ class FileExtractor {
       const key = receiver.replace(/\s+/g, '');
       const selfMember = this.isSelfMember(key);
       const start = selfMember ? this.containerOf(caller) : caller;
-      for (let s = start; s >= 0 && !receiverType; s = s === 0 ? -1 : this.rangeParent[s]) {
-        receiverType = scopes.get(s)?.get(key) ?? null;
-      }
+      receiverType = bindingIn(scopes, key, start, this.rangeParent);
       // A field declared in the type's body (`let session: Session`) binds its bare name; `self.session` is it too.
       const field = selfMember ? this.selfMemberName(key) : null;
       if (!receiverType && field) receiverType = scopes.get(start)?.get(field) ?? null;
+      // A type that is itself bound is a generic parameter standing for its constraint (`t: T.Type`, `<T: Command>`).
+      if (receiverType) receiverType = bindingIn(scopes, receiverType, caller, this.rangeParent) ?? receiverType;
     }
     return {
       caller,
@@ -476,6 +476,15 @@ class FileExtractor {
     }
     return out;
   }
+}
+
+/** The type bound to `key` in the scope `from` or the scopes around it. */
+function bindingIn(scopes: Map<number, Map<string, string>>, key: string, from: number, rangeParent: number[]): string | null {
+  for (let s = from; s >= 0; s = s === 0 ? -1 : rangeParent[s]) {
+    const type = scopes.get(s)?.get(key);
+    if (type) return type;
+  }
+  return null;
 }
 
 function byName(captures: QueryCapture[]): Record<string, Node[]> {

@@ -342,26 +342,22 @@ class Resolver {
     const spec = languageById(this.files.get(fileId)!.language);
     const implicitSelf = bareCall && !!spec.bareCallsReachMembers;
     let inType = false;
-    for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
-      const parent = this.symbols.get(s.parentId)!;
-      if (parent.kind === 'module') break;
-      inType ||= CONTAINER_KINDS.has(parent.kind);
-      if (CONTAINER_KINDS.has(parent.kind) && !implicitSelf) continue;
-      const ids = this.members.get(parent.id)?.get(name)?.filter(accept);
+    // The enclosing definitions, innermost first: a function's own nested functions are in scope too.
+    for (let scope = this.symbols.get(fromSymbol); scope && scope.kind !== 'module';
+      scope = scope.parentId === null ? undefined : this.symbols.get(scope.parentId)) {
+      const isType = CONTAINER_KINDS.has(scope.kind);
+      inType ||= isType;
+      if (isType && !implicitSelf) continue;
+      const ids = this.members.get(scope.id)?.get(name)?.filter(accept);
       if (ids?.length) return { ids, tier: 'local' };
-      if (CONTAINER_KINDS.has(parent.kind)) {
-        const inherited = this.memberOf([parent.id], name, true);
+      if (isType) {
+        const inherited = this.memberOf([scope.id], name, true);
         if (inherited) return inherited;
       }
     }
     if (implicitSelf && !inType) {
-      // A method of an extension whose type another file declares: `self` is still that type.
-      const type = this.enclosingType(fromSymbol);
-      const m = type === null ? null : this.memberOf([type], name, false);
-      if (m) {
-        const ids = m.ids.filter(accept);
-        if (ids.length) return { ids, tier: m.tier };
-      }
+      const hit = this.implicitSelfOutsideType(fromSymbol, name, accept);
+      if (hit) return hit;
     }
     const own = this.topLevel.get(fileId)?.get(name)?.filter(accept);
     if (own?.length) return { ids: own, tier: 'local' };
@@ -385,6 +381,34 @@ class Resolver {
       && this.isTopLevel(id));
     if (global.length && global.length <= MAX_GLOBAL_CANDIDATES) return { ids: global, tier: 'global' };
     return null;
+  }
+
+  /**
+   * `self` in a method of an extension that is not written inside its type: the type another file
+   * declares, or, for a type from outside the repository, the other methods the repository adds to it.
+   */
+  private implicitSelfOutsideType(fromSymbol: number, name: string, accept: (id: number) => boolean): Hit | null {
+    const type = this.enclosingType(fromSymbol);
+    if (type !== null) {
+      const m = this.memberOf([type], name, false);
+      const ids = m?.ids.filter(accept) ?? [];
+      return ids.length ? { ids, tier: m!.tier } : null;
+    }
+    const method = this.enclosingMethod(fromSymbol);
+    if (!method) return null;
+    const typeName = method.qualifiedName.slice(0, method.qualifiedName.lastIndexOf('.'));
+    const ids = (this.byQualified.get(`${typeName}.${name}`) ?? [])
+      .filter((id) => accept(id) && this.sameScope(this.symbols.get(id)!.fileId, method.fileId));
+    return ids.length ? { ids, tier: 'member' } : null;
+  }
+
+  /** The outermost method around a symbol whose qualified name names a type (`XCTest.assertHelp`). */
+  private enclosingMethod(symbolId: number): RSymbol | null {
+    let found: RSymbol | null = null;
+    for (let s = this.symbols.get(symbolId); s && s.kind !== 'module'; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
+      if (s.kind === 'method' && s.qualifiedName.includes('.')) found = s;
+    }
+    return found;
   }
 
   private isTopLevel(id: number): boolean {

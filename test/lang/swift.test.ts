@@ -74,11 +74,14 @@ describe('swift extraction', () => {
       'function launch Sources/Shop/Service.swift:47',
       'function log Sources/Shop/Util/Log.swift:5',
       'function privateHelper Sources/Shop/Util/Log.swift:9',
+      'function saveLogged Sources/Shop/Util/Log.swift:14',
+      'function saveLogged.note Sources/Shop/Util/Log.swift:15', // a nested function
       'class ProductTests Tests/ShopTests/ProductTests.swift:4',
       'method ProductTests.setUp Tests/ShopTests/ProductTests.swift:7',
       'method ProductTests.testDiscount Tests/ShopTests/ProductTests.swift:11',
       'method ProductTests.testFree Tests/ShopTests/ProductTests.swift:15',
       'method XCTestCase.assertCheap Tests/ShopTests/ProductTests.swift:24', // extension of an outside type
+      'method XCTestCase.assertAllCheap Tests/ShopTests/ProductTests.swift:28',
       'struct ServiceTests Tests/ShopTests/ServiceTests.swift:4',
       'method ServiceTests.runStoresProduct Tests/ShopTests/ServiceTests.swift:5',
       'function freeProduct Tests/ShopTests/ServiceTests.swift:11',
@@ -203,6 +206,7 @@ describe('swift extraction', () => {
       'ServiceTests.runStoresProduct -> Service 0.9',
       'ServiceTests.runStoresProduct -> Service.run 0.9', // inside #expect(...)
       'ServiceTests.runStoresProduct -> createProduct 0.9',
+      'XCTestCase.assertAllCheap -> XCTestCase.assertCheap 0.9', // implicit self in an outside type's extension
       'broken -> before 0.475', // inside a syntax-error region: lower confidence
       'createProduct -> Entity.save 0.8', // inherited from Entity
       'createProduct -> Product 0.85',
@@ -211,6 +215,9 @@ describe('swift extraction', () => {
       'launch -> Entity.save 0.8', // if let product = item as? Product
       'launch -> Service.make 0.9', // type: Service.Type
       'privateHelper -> log 0.95',
+      'saveLogged -> Storable.save 0.9', // item: S, with <S: Storable>
+      'saveLogged -> saveLogged.note 0.95', // its own nested function
+      'saveLogged.note -> log 0.95',
     ]);
   });
 
