@@ -18,10 +18,11 @@
  *
  * Newer syntax the grammar rejects, whose removal changes nothing cg records:
  * - empty attribute arguments (`@Option() var x` -> `@Option   var x`);
- * - typed throws (`throws(ParserError)` -> `throws             `).
+ * - typed throws (`throws(ParserError)` -> `throws             `);
+ * - `nonisolated(unsafe)` (which the grammar rejects on local variables) -> blank.
  */
 export function normalizeForGrammar(source: string): string {
-  if (!/[#@]|throws\s*\(/.test(source)) return source;
+  if (!/[#@]|(?:throws|nonisolated)\s*\(/.test(source)) return source;
   const rewriter = new SwiftRewriter(source);
   rewriter.code(0, false);
   return rewriter.result();
@@ -33,8 +34,8 @@ const DIAGNOSTICS = new Set(['warning', 'error', 'sourceLocation']);
 const IDENT = /[A-Za-z_][A-Za-z0-9_]*/y;
 /** `@Name()` / `@Module.Name ( )`: an attribute with an empty argument list; group 1 is the parentheses. */
 const EMPTY_ATTRIBUTE_ARGS = /@[A-Za-z_][A-Za-z0-9_.]*(\(\s*\))/y;
-/** `throws(` and `throws (`, not `rethrows(` or `nothrows(`: the caller checks the character before. */
-const TYPED_THROWS = /throws\s*\(/y;
+/** `throws(E)`, `nonisolated(unsafe)`: keywords whose argument the grammar does not know (a word start). */
+const KEYWORD_ARGUMENT = /(?:throws|nonisolated)\s*\(/y;
 
 class SwiftRewriter {
   private readonly out: string[];
@@ -62,7 +63,7 @@ class SwiftRewriter {
       else if (c === '"') i = this.stringEnd(i);
       else if (c === '#') i = this.hash(i);
       else if (c === '@') i = this.attribute(i);
-      else if (c === 't' && this.wordStart(i)) i = this.typedThrows(i);
+      else if ((c === 't' || c === 'n') && this.wordStart(i)) i = this.keywordArgument(i);
       else if (c === '(') {
         depth++;
         i++;
@@ -84,13 +85,13 @@ class SwiftRewriter {
     return end;
   }
 
-  private typedThrows(i: number): number {
-    TYPED_THROWS.lastIndex = i;
-    const m = TYPED_THROWS.exec(this.src);
+  private keywordArgument(i: number): number {
+    KEYWORD_ARGUMENT.lastIndex = i;
+    const m = KEYWORD_ARGUMENT.exec(this.src);
     if (!m) return i + 1;
     const open = i + m[0].length - 1;
     const close = this.code(open + 1, true);
-    this.blank(open, Math.min(close + 1, this.n));
+    this.blank(this.src.startsWith('throws', i) ? open : i, Math.min(close + 1, this.n));
     return close + 1;
   }
 

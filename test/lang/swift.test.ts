@@ -275,6 +275,7 @@ describe('swift language entry', () => {
       ['@Flag(help: "h") var y = false', '@Flag(help: "h") var y = false'],
       ['func f() throws(ParseError) -> Int', 'func f() throws             -> Int'],
       ['func g() rethrows -> Int', 'func g() rethrows -> Int'],
+      ['nonisolated(unsafe) static var x = 1', `${' '.repeat(19)} static var x = 1`],
       ['let t = "#if \\("#x") @A()" // #if @B()', 'let t = "#if \\("#x") @A()" // #if @B()'],
       ['/* #if /* #else */ */ x', '/* #if /* #else */ */ x'],
     ];
