@@ -7,8 +7,8 @@ import { normalizeForGrammar } from './swift-source.js';
  * SwiftPM puts a target's sources in `Sources/<Target>/` and its tests in `Tests/<Target>/`; every file
  * of a target is one Swift module. The prefix through the target folder names the module.
  */
-const SWIFTPM_TARGET = /^((?:.*\/)?(?:Sources|Tests)\/[^/]+)\//;
-const SOURCES_TARGET = /^((?:.*\/)?Sources\/([^/]+))\//;
+const SWIFTPM_TARGET = /^((?:[^/]+\/)*?(?:Sources|Tests)\/[^/]+)\//;
+const SOURCES_TARGET = /^((?:[^/]+\/)*?Sources\/([^/]+))\//;
 /** XCTest bundles live in `Tests/` or in folders named like `MyAppTests/`, `MyAppUITests/`. */
 const TEST_DIR = /(^|\/)[^/]*Tests\//;
 const TEST_FILE = /Tests?\.swift$/;

@@ -259,6 +259,7 @@ describe('swift language entry', () => {
     expect(swift.sharedScopeKey!('Sources/Shop/Util/Log.swift')).toBe('Sources/Shop');
     expect(swift.sharedScopeKey!('Tests/ShopTests/A.swift')).toBe('Tests/ShopTests');
     expect(swift.sharedScopeKey!('Packages/Net/Sources/Net/A.swift')).toBe('Packages/Net/Sources/Net');
+    expect(swift.sharedScopeKey!('Sources/Shop/Tests/Fakes/A.swift')).toBe('Sources/Shop'); // the first target folder
     expect(swift.sharedScopeKey!('MyApp/Views/Home.swift')).toBe('MyApp');
     expect(swift.sharedScopeKey!('Package.swift')).toBe('');
   });
@@ -296,6 +297,17 @@ describe('swift language entry', () => {
       expect(x.partial).toBe(false);
       expect(x.calls.map((c) => `${c.name}:${c.line}`)).toEqual(['expect:3', 'g:3', 'selector:4']);
     }
+  });
+
+  it('resolves a module import to the nearest SwiftPM target of that name', () => {
+    const files = new Set(['Sources/Net/A.swift', 'Sources/Net/Sub/B.swift', 'Packages/Kit/Sources/Net/C.swift',
+      'Packages/Kit/Sources/App/D.swift', 'Sources/App/main.swift', 'Sources/Net/README.md']);
+    const resolver = swift.createImportResolver({ root: '/repo', files, readText: () => null });
+    const net = { module: 'Net', names: [], line: 1 };
+    expect(resolver.resolveModule(net, 'Sources/App/main.swift')).toEqual(['Sources/Net/A.swift', 'Sources/Net/Sub/B.swift']);
+    expect(resolver.resolveModule(net, 'Packages/Kit/Sources/App/D.swift')).toEqual(['Packages/Kit/Sources/Net/C.swift']);
+    expect(resolver.resolveModule({ module: 'Net.Sub', names: [], line: 1 }, 'Sources/App/main.swift')).toHaveLength(2);
+    expect(resolver.resolveModule({ module: 'Foundation', names: [], line: 1 }, 'Sources/App/main.swift')).toBeNull();
   });
 
   it('treats private(set) as a setter restriction', () => {
