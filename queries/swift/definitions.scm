@@ -43,7 +43,9 @@
 
 ; `init`, `deinit` and `subscript` are named by their keyword: `Session.init`.
 (init_declaration
-  name: "init" @name
+  name: "init" @name) @definition.function
+
+(init_declaration
   body: (function_body) @body) @definition.function
 
 (init_declaration (parameter)+ @param) @definition.function

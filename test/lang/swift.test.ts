@@ -62,6 +62,8 @@ describe('swift extraction', () => {
       'enum Category Sources/Shop/Models.swift:69',
       'method Category.title Sources/Shop/Models.swift:72',
       'type Price Sources/Shop/Models.swift:75',
+      'interface RowDecodable Sources/Shop/Models.swift:78',
+      'method RowDecodable.init Sources/Shop/Models.swift:79', // an initializer requirement
       'class Repository Sources/Shop/Service.swift:4', // an actor
       'method Repository.store Sources/Shop/Service.swift:7',
       'class Service Sources/Shop/Service.swift:14',
