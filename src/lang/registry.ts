@@ -6,9 +6,10 @@ import { go } from './go.js';
 import { java } from './java.js';
 import { javascript } from './javascript.js';
 import { tsx, typescript } from './typescript.js';
+import { swift } from './swift.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript, go, java, php];
+export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript, go, java, php, swift];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();

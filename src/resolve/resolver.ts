@@ -247,18 +247,36 @@ class Resolver {
   // ---- supertypes --------------------------------------------------------------------------------
 
   private resolveInherit(r: RRef): void {
+    const subs = this.subtypesOf(r);
     const hit = this.resolveType(r.name, r.fileId, r.symbolId);
     // A type never extends itself: `class TestCase extends \PHPUnit\Framework\TestCase` names another one.
-    const onlySelf = hit !== null && hit.ids.every((id) => id === r.symbolId);
+    const onlySelf = hit !== null && hit.ids.every((id) => subs.includes(id));
     if (!hit || onlySelf) {
-      if (this.isOutsideType(r.name, r.fileId, r.symbolId)) this.outsideSupers.add(r.symbolId);
+      if (this.isOutsideType(r.name, r.fileId, r.symbolId)) for (const sub of subs) this.outsideSupers.add(sub);
       return;
     }
-    for (const id of hit.ids) {
-      if (id === r.symbolId) continue;
-      this.edge(r.symbolId, id, r.kind, this.confidence(hit, r.inError), r.line, r.fileId, null);
-      push(this.supers, r.symbolId, id);
+    for (const sub of subs) {
+      for (const id of hit.ids) {
+        if (id === sub) continue;
+        this.edge(sub, id, this.inheritKind(r.kind, sub, id), this.confidence(hit, r.inError), r.line, r.fileId, null);
+        push(this.supers, sub, id);
+      }
     }
+  }
+
+  /**
+   * A type "extending" an interface implements it: where the syntax does not tell a superclass from an
+   * interface (Swift's `class A: B, P`), the target's kind does.
+   */
+  private inheritKind(kind: string, sub: number, sup: number): string {
+    const isInterface = (id: number) => this.symbols.get(id)!.kind === 'interface';
+    return kind === 'extends' && isInterface(sup) && !isInterface(sub) ? 'implements' : kind;
+  }
+
+  /** The ref's own symbol, or the type an extension in another file names (`extension Foo: P`). */
+  private subtypesOf(r: RRef): number[] {
+    if (!r.receiver) return [r.symbolId];
+    return this.resolveType(r.receiver, r.fileId, r.symbolId)?.ids ?? [];
   }
 
   /** A type name as written at `fromSymbol`: nested, same file, imported, same package, or unique. */
@@ -398,7 +416,7 @@ class Resolver {
       const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, false);
       if (hit) return hit;
       if (this.isExternalName(r.name, r.fileId)) return 'external';
-      return this.globalName(r.name, callable);
+      return this.inheritedFromOutside(r) ?? this.globalName(r.name, callable);
     }
 
     const receiver = r.receiver.replace(/\s+/g, '');
@@ -464,10 +482,12 @@ class Resolver {
   private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean,
     global = true): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
+    let inType = false;
     // The definitions around the reference, innermost first: a function's nested definitions (Java's
     // local classes), then, where members are in scope, each enclosing type and its supertypes.
     for (let s = this.symbols.get(fromSymbol); s && s.kind !== 'module'; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
       const container = CONTAINER_KINDS.has(s.kind);
+      inType ||= container;
       if (container && !spec.bareCallsReachMembers) continue;
       // A member named like its type is a constructor; the name itself means the type, found further out.
       if (name === s.name) continue;
@@ -478,6 +498,10 @@ class Resolver {
         const ok = inherited?.ids.filter((id) => accept(id) && !this.isConstructorLike(id));
         if (ok?.length) return { ids: ok, tier: inherited!.tier };
       }
+    }
+    if (spec.bareCallsReachMembers && !inType) {
+      const hit = this.implicitSelfOutsideType(fromSymbol, name, accept);
+      if (hit) return hit;
     }
     const own = this.topLevel.get(fileId)?.get(name)?.filter(accept);
     if (own?.length) return { ids: own, tier: 'local' };
@@ -503,6 +527,46 @@ class Resolver {
     }
     if (!global || this.isBuiltin(name, fileId)) return null;
     return this.globalName(name, accept);
+  }
+
+  /**
+   * With implicit self, a bare call in a type whose supertype lies outside the repository may reach a
+   * method the repository adds to that outside type (`extension XCTestCase { func assertX() }` called from
+   * a test case): as for `self.name()` on an unknown type, a few methods of that name are candidates.
+   */
+  private inheritedFromOutside(r: RRef): Hit | null {
+    if (!languageById(this.files.get(r.fileId)!.language).bareCallsReachMembers) return null;
+    const type = this.enclosingType(r.symbolId);
+    if (type === null || !this.extendsOutside(type)) return null;
+    return this.globalMember(r.name);
+  }
+
+  /**
+   * `self` in a method of an extension that is not written inside its type: the type another file
+   * declares, or, for a type from outside the repository, the other methods the repository adds to it.
+   */
+  private implicitSelfOutsideType(fromSymbol: number, name: string, accept: (id: number) => boolean): Hit | null {
+    const type = this.enclosingType(fromSymbol);
+    if (type !== null) {
+      const m = this.memberOf([type], name, false);
+      const ids = m?.ids.filter(accept) ?? [];
+      return ids.length ? { ids, tier: m!.tier } : null;
+    }
+    const method = this.enclosingMethod(fromSymbol);
+    if (!method) return null;
+    const typeName = method.qualifiedName.slice(0, method.qualifiedName.lastIndexOf('.'));
+    const ids = (this.byQualified.get(`${typeName}.${name}`) ?? [])
+      .filter((id) => accept(id) && this.sameScope(this.symbols.get(id)!.fileId, method.fileId));
+    return ids.length ? { ids, tier: 'member' } : null;
+  }
+
+  /** The outermost method around a symbol whose qualified name names a type (`XCTest.assertHelp`). */
+  private enclosingMethod(symbolId: number): RSymbol | null {
+    let found: RSymbol | null = null;
+    for (let s = this.symbols.get(symbolId); s && s.kind !== 'module'; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
+      if (s.kind === 'method' && s.qualifiedName.includes('.')) found = s;
+    }
+    return found;
   }
 
   /** A member named like the type it belongs to. */

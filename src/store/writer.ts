@@ -71,7 +71,8 @@ export class IndexWriter {
       this.stmt.ref.run(fileId, id(c.caller), 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
     }
     for (const h of x.inherits) {
-      this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, null, null, h.line, +h.inError);
+      // For a supertype the receiver column holds the subtype's name when the extraction could not bind it.
+      this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError);
     }
   }
 
