@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { CgError, errorMessage } from '../errors.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { readLog, type LogProblem, type LogRead } from '../changes/log.js';
 import { changedBetween } from '../repo/git.js';
@@ -57,7 +58,16 @@ interface Plan {
 export async function applyLocked(root: string, onProgress: (p: BuildProgress) => void = () => {}): Promise<ApplySummary> {
   const started = performance.now();
   const config = loadConfig(root);
-  const db = openWriter(root);
+  let db: Database.Database;
+  try {
+    db = openWriter(root);
+  } catch (err) {
+    // No index yet, or one this cg cannot use: build it from scratch, saying why.
+    if (err instanceof CgError && ['index_missing', 'index_corrupt', 'index_incompatible'].includes(err.code)) {
+      return rebuild(root, config, onProgress, started, err.code === 'index_missing' ? 'there was no index yet' : err.message);
+    }
+    throw err;
+  }
   let closed = false;
   try {
     const meta = readMeta(db);
@@ -65,10 +75,6 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
     const state = captureState(root, config, Number(meta.changelog_offset ?? 0));
     state.logEnd = log.end; // records after what was read are applied next time
     const plan = planCandidates(root, meta, log, state);
-    const base = {
-      records: log.entries.length, problems: log.problems, added: 0, modified: 0, deleted: 0, unchanged: 0,
-      commit: state.head.kind === 'commit' ? state.head.commit : null, checkpoint: log.end,
-    };
     const fileCount = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number);
     const tooMany = plan.paths && plan.paths.size > Math.max(REBUILD_MIN_FILES, fileCount * REBUILD_SHARE)
       ? `${plan.paths.size} changed paths` : null;
@@ -76,27 +82,49 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
     if (rebuildReason) {
       db.close();
       closed = true;
-      const built = await buildLocked(root, config, onProgress);
-      return { ...base, mode: 'rebuild', reason: rebuildReason, added: built.files, resolvedFiles: built.files,
-        generation: generationOf(root),
-        durationMs: Math.round(performance.now() - started) };
+      return { ...(await rebuild(root, config, onProgress, started, rebuildReason)), records: log.entries.length, problems: log.problems };
     }
     const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress);
-    return { ...base, ...result, mode: result.added + result.modified + result.deleted || log.entries.length ? 'incremental' : 'none',
-      reason: plan.rescan, durationMs: Math.round(performance.now() - started) };
+    const changed = result.added + result.modified + result.deleted || log.entries.length;
+    return {
+      ...result, mode: changed ? 'incremental' : 'none', reason: plan.rescan, records: log.entries.length, problems: log.problems,
+      commit: state.head.kind === 'commit' ? state.head.commit : null, checkpoint: log.end,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } catch (err) {
+    // A database that turns out damaged while being read or written is rebuilt, not left broken.
+    if (!closed && isCorruption(err)) {
+      db.close();
+      closed = true;
+      return rebuild(root, config, onProgress, started, `the index was damaged (${errorMessage(err)})`);
+    }
+    throw err;
   } finally {
     if (!closed) db.close();
   }
 }
 
-function generationOf(root: string): number {
+function isCorruption(err: unknown): boolean {
+  const code = (err as { code?: string })?.code ?? '';
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
+}
+
+async function rebuild(root: string, config: Config, onProgress: (p: BuildProgress) => void, started: number,
+  reason: string): Promise<ApplySummary> {
+  const built = await buildLocked(root, config, onProgress);
   const db = openWriter(root);
   try {
-    return Number(readMeta(db).generation ?? 0);
+    const meta = readMeta(db);
+    return {
+      mode: 'rebuild', reason, records: 0, problems: [], added: built.files, modified: 0, deleted: 0, unchanged: 0,
+      resolvedFiles: built.files, generation: Number(meta.generation ?? 0), commit: built.commit,
+      checkpoint: Number(meta.changelog_offset ?? 0), durationMs: Math.round(performance.now() - started),
+    };
   } finally {
     db.close();
   }
 }
+
 
 /** Which paths may differ from the index, from git and the change log; or why to rescan or rebuild. */
 function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState): Plan {

@@ -4,9 +4,11 @@ import { loadConfig } from '../config/config.js';
 import { CgError } from '../errors.js';
 import { appendRecord, pendingRecords, type ChangeRecord } from '../changes/log.js';
 import { PACKAGE_ROOT } from '../paths.js';
-import { currentBuildId } from '../store/db.js';
+import fs from 'node:fs';
+import { CG_DIR } from '../config/config.js';
+import { errorMessage } from '../errors.js';
 import { applyLocked, type ApplySummary } from './apply.js';
-import { buildIndex, type BuildProgress } from './build.js';
+import { type BuildProgress } from './build.js';
 import { acquireWriterLock } from './lock.js';
 
 export interface UpdateResult {
@@ -23,16 +25,6 @@ export interface UpdateResult {
 export async function updateIndex(root: string, opts: { background?: boolean; onProgress?: (p: BuildProgress) => void } = {}):
   Promise<UpdateResult> {
   const result: UpdateResult = { rounds: [], busy: false };
-  if (!currentBuildId(root)) {
-    if (opts.background) return result;
-    const started = performance.now();
-    const built = await buildIndex(root, opts.onProgress);
-    result.rounds.push({
-      mode: 'rebuild', reason: 'there was no index yet', records: 0, problems: [], added: built.files, modified: 0, deleted: 0,
-      unchanged: 0, resolvedFiles: built.files, generation: 1, commit: built.commit, checkpoint: 0, durationMs: Math.round(performance.now() - started),
-    });
-    return result;
-  }
   for (let round = 0; round < 100; round++) {
     let lock;
     try {
@@ -46,7 +38,12 @@ export async function updateIndex(root: string, opts: { background?: boolean; on
     }
     let summary: ApplySummary;
     try {
+      logApplier(root, 'start');
       summary = await applyLocked(root, opts.onProgress);
+      logApplier(root, `end mode=${summary.mode} generation=${summary.generation} files=${summary.resolvedFiles} ms=${summary.durationMs}`);
+    } catch (err) {
+      logApplier(root, `failed: ${errorMessage(err)}`);
+      throw err;
     } finally {
       lock.release();
     }
@@ -54,6 +51,20 @@ export async function updateIndex(root: string, opts: { background?: boolean; on
     if (pendingRecords(root, summary.checkpoint) === 0) break;
   }
   return result;
+}
+
+/**
+ * `.codegraph/applier.log`: one line when an applier starts and one when it ends, with its pid, so a
+ * user (or a test) can see what ran in the background and that runs never overlapped.
+ */
+function logApplier(root: string, what: string): void {
+  const file = path.join(root, CG_DIR, 'applier.log');
+  try {
+    if (fs.statSync(file).size > 1_000_000) fs.renameSync(file, `${file}.1`);
+  } catch {
+    /* no log yet */
+  }
+  fs.appendFileSync(file, `${new Date().toISOString()} pid=${process.pid} ${what}\n`);
 }
 
 /** Records saved paths (`cg notify`, `cg watch`) in the change log. */

@@ -623,11 +623,16 @@ class Resolver {
       const own = types.flatMap((t) => this.ownMembers(t, name));
       if (own.length) return { ids: own, tier: 'member' };
     }
-    for (const t of types) {
-      for (const sup of this.ancestors(t)) {
-        const ids = this.ownMembers(sup, name);
-        if (ids.length) return { ids, tier: 'inherited' };
-      }
+    // Level by level up the supertypes, all candidates of the nearest level at once: which of two
+    // same-level supertypes is "first" is not something the code says.
+    const seen = new Set(types);
+    let level = types;
+    for (let d = 0; d < MAX_SUPER_DEPTH && level.length; d++) {
+      const next = [...new Set(level.flatMap((t) => this.supers.get(t) ?? []))].filter((t) => !seen.has(t));
+      for (const t of next) seen.add(t);
+      const ids = next.flatMap((t) => this.ownMembers(t, name));
+      if (ids.length) return { ids, tier: 'inherited' };
+      level = next;
     }
     return null;
   }
