@@ -24,6 +24,13 @@ interface Range {
   end: number;
 }
 
+interface Binding {
+  name: Node;
+  type: Node;
+  /** A field declared in a type's body (`@binding.field`): methods reach it through self. */
+  field: boolean;
+}
+
 const MAX_MUTATES = 20;
 const ERROR_WIDEN_MAX_LINES = 4;
 
@@ -46,6 +53,8 @@ class FileExtractor {
   private readonly ranges: Range[] = [];
   /** Index of the symbol whose range encloses each symbol (containment, not logical parent). */
   private readonly rangeParent: number[] = [];
+  /** Blocks that add members to a type declared elsewhere (impls, extensions), with that type's name. */
+  private readonly scopeRanges: (Range & { typeName: string })[] = [];
   private readonly isTestFile: boolean;
 
   constructor(
@@ -63,12 +72,12 @@ class FileExtractor {
     const calls: { call: Node; name: Node; receiver: Node | null }[] = [];
     const importNodes: Node[] = [];
     const inherits: { node: Node; kind: 'extends' | 'implements' }[] = [];
-    const bindings: { name: Node; type: Node }[] = [];
+    const bindings: Binding[] = [];
     const mutateTargets: Node[] = [];
     const mutateGlobals: Node[] = [];
     const exportNodes = new Set<number>();
     const exportNames = new Set<string>();
-    let moduleDoc: Node | null = null;
+    const moduleDocs: Node[] = [];
 
     for (const match of this.lang.query.matches(this.root)) {
       const caps = byName(match.captures);
@@ -95,13 +104,14 @@ class FileExtractor {
       } else if (caps.extends || caps.implements) {
         for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
         for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
-      } else if (caps['binding.name'] && caps['binding.type']) {
-        bindings.push({ name: caps['binding.name'][0], type: caps['binding.type'][0] });
+      } else if ((caps['binding.name'] || caps['binding.field']) && caps['binding.type']) {
+        const field = caps['binding.field']?.[0];
+        bindings.push({ name: field ?? caps['binding.name'][0], type: caps['binding.type'][0], field: !!field });
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
       } else if (caps['module.doc']) {
-        moduleDoc ??= caps['module.doc'][0];
+        moduleDocs.push(...caps['module.doc']);
       } else if (caps.export || caps['export.name']) {
         for (const n of caps.export ?? []) exportNodes.add(n.id);
         for (const n of caps['export.name'] ?? []) exportNames.add(n.text);
@@ -109,7 +119,7 @@ class FileExtractor {
     }
 
     if (this.root.hasError) this.collectErrors(this.root, new Set(defs.keys()));
-    this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc);
+    this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDocs);
     const scopes = this.bindingScopes(bindings);
     this.attachMutates(mutateTargets, mutateGlobals);
     const lines = countLines(this.source);
@@ -122,7 +132,7 @@ class FileExtractor {
       errorCount: this.errors.length,
       isTest: this.isTestFile,
       symbols: this.symbols,
-      calls: calls.map((c) => this.callSite(c, scopes)).sort((a, b) => a.line - b.line),
+      calls: withoutRepeats(calls).map((c) => this.callSite(c, scopes)).sort((a, b) => a.line - b.line),
       inherits: this.inheritRefs(inherits),
       imports: this.imports(importNodes),
     };
@@ -153,11 +163,13 @@ class FileExtractor {
 
   // ---- symbols --------------------------------------------------------------------------------
 
-  private buildSymbols(defs: DefMatch[], exportNodes: Set<number>, exportNames: Set<string>, moduleDoc: Node | null): void {
+  private buildSymbols(defs: DefMatch[], exportNodes: Set<number>, exportNames: Set<string>, moduleDocs: Node[]): void {
     const modName = this.spec.moduleName(this.path);
+    // Several captures (Rust's `//!` lines) make one doc, in source order.
+    const moduleDoc = moduleDocs.sort((a, b) => a.startIndex - b.startIndex).map((n) => n.text).join('\n');
     this.symbols.push({
       name: modName, qualifiedName: modName, kind: 'module', parent: -1, startLine: 1, endLine: 1,
-      signature: '', doc: moduleDoc ? firstSentence(moduleDoc.text) : null, params: [], visibility: 'public', isAsync: false,
+      signature: '', doc: moduleDoc ? firstSentence(moduleDoc) : null, params: [], visibility: 'public', isAsync: false,
       isStatic: false, mutates: [], annotations: [], exported: true, isTest: this.isTestFile, inError: false,
     });
     this.ranges.push({ start: 0, end: this.source.length + 1 });
@@ -175,7 +187,10 @@ class FileExtractor {
       const name = d.name!.text;
       if (d.kind === 'scope') {
         const typeName = normalizeTypeName(name) ?? name;
-        stack.push({ end: d.node.endIndex, sym: -1, qn: frame ? `${frame.qn}.${typeName}` : typeName, kind: 'scope', typeName });
+        const qn = frame ? `${frame.qn}.${typeName}` : typeName;
+        // Members belong to the type of that qualified name (an impl inside `mod tests` extends `tests.Fake`).
+        stack.push({ end: d.node.endIndex, sym: -1, qn, kind: 'scope', typeName: qn });
+        this.scopeRanges.push({ start: d.node.startIndex, end: d.node.endIndex, typeName: qn });
         continue;
       }
       let kind = d.kind as SymbolKind;
@@ -194,7 +209,7 @@ class FileExtractor {
       const modifiers = this.modifiers(d.node, d.name!);
       const annotations = this.annotations(d.node, d.name!);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
-      const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery });
+      const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery, node: d.node });
       const topLevel = parent === 0 && !receiverType && !frame;
       this.symbols.push({
         name,
@@ -232,10 +247,12 @@ class FileExtractor {
         if (t !== undefined) this.symbols[sym].parent = t;
       }
     }
-    for (const s of this.symbols) {
-      const parent = s.parent >= 0 ? this.symbols[s.parent] : null;
-      s.isTest = s.kind !== 'module' && this.spec.isTestSymbol({
-        name: s.name, kind: s.kind, annotations: s.annotations, parentName: parent && parent.kind !== 'module' ? parent.name : null,
+    // The file's module symbol (0) is a test when its file is; a nested module (Rust `mod tests`) asks
+    // the language, and is a parent name for its members.
+    for (const s of this.symbols.slice(1)) {
+      const parent = s.parent > 0 ? this.symbols[s.parent] : null;
+      s.isTest = this.spec.isTestSymbol({
+        name: s.name, kind: s.kind, annotations: s.annotations, parentName: parent ? parent.name : null,
         inTestFile: this.isTestFile,
       });
     }
@@ -294,7 +311,7 @@ class FileExtractor {
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
     let text = this.source.slice(node.startIndex, end);
     if (!d.body) text = text.split('\n')[0];
-    return collapse(text.replace(/[\s{:]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+    return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
 
   private doc(d: DefMatch): string | null {
@@ -311,7 +328,7 @@ class FileExtractor {
       if (!this.spec.commentTypes.includes(s.type)) break;
       if (s.endPosition.row < expectRow - 1) break;
       if (!this.startsLine(s)) break; // a trailing comment belongs to the code before it
-      comments.unshift(s.text);
+      if (this.spec.isDocComment?.(s.text) ?? true) comments.unshift(s.text);
       expectRow = s.startPosition.row;
     }
     return comments.length ? firstSentence(comments.join('\n')) : null;
@@ -342,15 +359,16 @@ class FileExtractor {
     return 0;
   }
 
-  /** Variable -> type name, per enclosing symbol. `self.x` bindings live on the enclosing type. */
-  private bindingScopes(bindings: { name: Node; type: Node }[]): Map<number, Map<string, string>> {
+  /** Variable -> type name, per enclosing symbol. `self.x` bindings and fields live on the enclosing type. */
+  private bindingScopes(bindings: Binding[]): Map<number, Map<string, string>> {
     const scopes = new Map<number, Map<string, string>>();
     for (const b of bindings) {
       const type = normalizeTypeName(b.type.text);
       if (!type) continue;
-      const name = b.name.text.replace(/\s+/g, '');
+      const written = b.name.text.replace(/\s+/g, '');
+      const name = b.field ? `${this.spec.selfNames[0]}.${written}` : written;
       let scope = this.symbolAt(b.name.startIndex);
-      if (this.isSelfMember(name)) scope = this.containerOf(scope);
+      if (b.field || this.isSelfMember(name)) scope = this.containerOf(scope);
       let map = scopes.get(scope);
       if (!map) scopes.set(scope, (map = new Map()));
       if (!map.has(name)) map.set(name, type);
@@ -393,11 +411,33 @@ class FileExtractor {
     for (const { node, kind } of list) {
       const name = normalizeTypeName(node.text);
       if (!name) continue;
-      const owner = this.symbolAt(node.startIndex);
+      const line = node.startPosition.row + 1;
+      const inError = this.inError(node);
+      let owner = this.symbolAt(node.startIndex);
+      const scope = this.scopeAround(node, owner);
+      if (scope) {
+        // `impl P for Foo` / `extension Foo: P`: Foo is the subtype; by name when another file declares it.
+        const local = this.symbols.findIndex((s) => s.qualifiedName === scope.typeName && CONTAINER_KINDS.has(s.kind));
+        if (local < 0) {
+          out.push({ symbol: 0, ownerName: scope.typeName, kind, name, line, inError });
+          continue;
+        }
+        owner = local;
+      }
       if (owner === 0 || !CONTAINER_KINDS.has(this.symbols[owner].kind)) continue;
-      out.push({ symbol: owner, kind, name, line: node.startPosition.row + 1, inError: this.inError(node) });
+      out.push({ symbol: owner, kind, name, line, inError });
     }
     return out;
+  }
+
+  /** The innermost impl-like scope around `node` that lies inside `owner`'s range (or at top level). */
+  private scopeAround(node: Node, owner: number): { typeName: string } | null {
+    let best: (Range & { typeName: string }) | null = null;
+    for (const r of this.scopeRanges) {
+      if (r.start <= node.startIndex && node.endIndex <= r.end && (!best || r.start > best.start)) best = r;
+    }
+    if (!best) return null;
+    return owner === 0 || best.start > this.ranges[owner].start ? best : null;
   }
 
   private attachMutates(targets: Node[], globals: Node[]): void {
@@ -427,6 +467,19 @@ class FileExtractor {
     }
     return out;
   }
+}
+
+/**
+ * One call per called name: when patterns overlap (a name inside a Rust macro's token tree matches both
+ * the bare and the `recv.name(` pattern), the capture with a receiver wins.
+ */
+function withoutRepeats<T extends { name: Node; receiver: Node | null }>(calls: T[]): T[] {
+  const byName = new Map<number, T>();
+  for (const c of calls) {
+    const prev = byName.get(c.name.id);
+    if (!prev || (!prev.receiver && c.receiver)) byName.set(c.name.id, c);
+  }
+  return byName.size === calls.length ? calls : [...byName.values()];
 }
 
 function byName(captures: QueryCapture[]): Record<string, Node[]> {

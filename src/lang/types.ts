@@ -35,6 +35,8 @@ export interface VisibilityInput {
   parentKind: string;
   /** Named by an export statement or written inside one (languages with explicit exports). */
   exportedByQuery: boolean;
+  /** The definition node, for rules that depend on where it sits (Rust: a method of `impl Trait for T`). */
+  node: Node;
 }
 
 export interface TestSymbolInput {
@@ -62,6 +64,15 @@ export interface ImportResolver {
   resolveModule(spec: ImportSpec, fromPath: string): string[] | null;
   /** `from pkg import sub`: when `name` is not a symbol of the module, it may be a submodule. */
   resolveMember?(spec: ImportSpec, name: string, fromPath: string): string[] | null;
+  /**
+   * A call receiver that neither the file's bindings nor its imports explain, read as a path written in
+   * code (Rust `crate::a::b`, `super::m`, `std::mem`, `u32`): the files of its longest prefix that is a
+   * module of the repository, with the segments left over (a type inside it); 'external' when it names
+   * something outside the repository; null when it is not such a path. `bound` gives what a name is
+   * bound to by the file's imports. Absent: receivers are values or imported names only.
+   */
+  resolveReceiver?(receiver: string, fromPath: string, bound: (name: string) => string[] | 'external' | null):
+    { files: string[]; rest: string[] } | 'external' | null;
 }
 
 /**
@@ -98,6 +109,8 @@ export interface LanguageSpec {
   bareCallsReachMembers?: boolean;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
+  /** Which comments above a definition document it (Rust: `///`, not `//` or `//!`). Absent: all of them. */
+  isDocComment?(text: string): boolean;
   visibility(input: VisibilityInput): Visibility;
   /** Turns a node captured as `@import` into import specs. */
   parseImport(node: Node): ImportSpec[];
@@ -108,6 +121,11 @@ export interface LanguageSpec {
    * (directory), a Java package, a Swift module. Null or absent: names must be imported.
    */
   sharedScopeKey?(path: string): string | null;
+  /**
+   * Files that may add methods to each other's types share a key (a Rust crate: an `impl` block can sit
+   * in any of its files). Absent: `sharedScopeKey`.
+   */
+  implScopeKey?(path: string): string | null;
   isTestFile(path: string): boolean;
   isTestSymbol(input: TestSymbolInput): boolean;
   createImportResolver(repo: RepoView): ImportResolver;

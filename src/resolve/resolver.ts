@@ -54,6 +54,7 @@ class Resolver {
   private readonly byName = new Map<string, number[]>();
   private readonly byQualified = new Map<string, number[]>();
   private readonly sharedKey = new Map<number, string>(); // fileId -> shared scope key
+  private readonly implKey = new Map<number, string>(); // fileId -> key of the files whose impls extend its types
   private readonly sharedFiles = new Map<string, number[]>();
   private readonly importsByFile = new Map<number, RImport[]>();
   private readonly scopes = new Map<number, FileScope>();
@@ -67,12 +68,15 @@ class Resolver {
     for (const f of input.files) {
       this.files.set(f.id, f);
       this.fileByPath.set(f.path, f);
-      const key = languageById(f.language).sharedScopeKey?.(f.path);
+      const spec = languageById(f.language);
+      const key = spec.sharedScopeKey?.(f.path);
       if (key != null) {
         const k = `${f.language}:${key}`;
         this.sharedKey.set(f.id, k);
         push(this.sharedFiles, k, f.id);
       }
+      const implKey = spec.implScopeKey ? spec.implScopeKey(f.path) : key;
+      if (implKey != null) this.implKey.set(f.id, `${f.language}:${implKey}`);
     }
     for (const s of input.symbols) {
       this.symbols.set(s.id, s);
@@ -128,7 +132,14 @@ class Resolver {
     for (const imp of this.importsByFile.get(fileId) ?? []) {
       stats.total++;
       const conf = imp.inError ? ERROR_FACTOR : 1;
-      const targets = (resolver.resolveModule(imp, file.path) ?? [])
+      const paths = resolver.resolveModule(imp, file.path) ?? [];
+      if (paths.length && paths.every((p) => p === file.path)) {
+        // The file's own module (Rust `use super::*` in an inline test module): its names are in scope already.
+        stats.internal++;
+        this.bindSubmodules(scope, resolver, imp, file.path, src, conf);
+        continue;
+      }
+      const targets = paths
         .map((p) => this.fileByPath.get(p)?.id)
         .filter((id): id is number => id !== undefined && id !== fileId);
       if (!targets.length) {
@@ -170,6 +181,18 @@ class Resolver {
     return scope;
   }
 
+  /** Names an import takes from its own file that are submodules of it (`from . import sub`). */
+  private bindSubmodules(scope: FileScope, resolver: ImportResolver, imp: RImport, fromPath: string, src: number,
+    conf: number): void {
+    for (const n of imp.names) {
+      const sub = resolver.resolveMember?.(imp, n.name, fromPath)
+        ?.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined && id !== imp.fileId);
+      if (!sub?.length) continue;
+      scope.names.set(n.alias ?? n.name, { kind: 'module', files: sub });
+      for (const t of sub) this.edge(src, this.moduleOf.get(t)!, 'imports', conf, imp.line, imp.fileId, null);
+    }
+  }
+
   /** Top-level `name` in the given files, following re-exports and wildcard imports a few levels. */
   private exportedFrom(files: number[], name: string, seen: Set<number>, depth = 0): number[] {
     const out: number[] = [];
@@ -202,11 +225,19 @@ class Resolver {
   private resolveInherit(r: RRef): void {
     const hit = this.resolveType(r.name, r.fileId, r.symbolId);
     if (!hit) return;
-    for (const id of hit.ids) {
-      if (id === r.symbolId) continue;
-      this.edge(r.symbolId, id, r.kind, this.confidence(hit, r.inError), r.line, r.fileId, null);
-      push(this.supers, r.symbolId, id);
+    for (const sub of this.subtypesOf(r)) {
+      for (const id of hit.ids) {
+        if (id === sub) continue;
+        this.edge(sub, id, r.kind, this.confidence(hit, r.inError), r.line, r.fileId, null);
+        push(this.supers, sub, id);
+      }
     }
+  }
+
+  /** The ref's own symbol, or the type an impl-like block names when another file declares it. */
+  private subtypesOf(r: RRef): number[] {
+    if (!r.receiver) return [r.symbolId];
+    return this.resolveType(r.receiver, r.fileId, r.symbolId)?.ids ?? [];
   }
 
   /** A type name as written at `fromSymbol`: nested, same file, imported, same package, or unique. */
@@ -219,10 +250,33 @@ class Resolver {
         const ids = this.exportedFrom(head.files, last, new Set()).filter((id) => this.isType(id));
         if (ids.length) return { ids, tier: 'import' };
       }
+      const viaPath = this.typeByPath(parts, fileId);
+      if (viaPath === 'external') return null;
+      if (viaPath) return viaPath;
       const q = this.byQualified.get(parts.join('.'))?.filter((id) => this.isType(id));
       if (q?.length === 1) return { ids: q, tier: 'import' };
     }
     return this.lookupName(last, fileId, fromSymbol, (id) => this.isType(id));
+  }
+
+  /** `super::Solid`, `crate::a::Foo`: the type in the module a path prefix names (languages with resolveReceiver). */
+  private typeByPath(parts: string[], fileId: number): Hit | 'external' | null {
+    const file = this.files.get(fileId)!;
+    const resolver = this.resolverFor(file.language);
+    if (!resolver.resolveReceiver) return null;
+    const path = resolver.resolveReceiver(parts.slice(0, -1).join('::'), file.path, (n) => this.boundFiles(fileId, n));
+    if (path === null || path === 'external') return path;
+    if (path.rest.length) return null;
+    const files = path.files.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined);
+    const ids = this.exportedFrom(files, parts[parts.length - 1], new Set()).filter((id) => this.isType(id));
+    return ids.length ? { ids, tier: 'import' } : null;
+  }
+
+  /** What a name is bound to by a file's imports, for language hooks: module files, 'external' or null. */
+  private boundFiles(fileId: number, name: string): string[] | 'external' | null {
+    const b = this.scopeOf(fileId).names.get(name);
+    if (b?.kind === 'external') return 'external';
+    return b?.kind === 'module' ? b.files.map((id) => this.files.get(id)!.path) : null;
   }
 
   private isType(id: number): boolean {
@@ -297,12 +351,41 @@ class Resolver {
       const ids = this.exportedFrom(bound.files, r.name, new Set());
       return ids.length ? { ids, tier: 'import' } : null;
     }
+    let knownType = false;
     if (/^[A-Z][\w]*$/.test(receiver) || bound?.kind === 'symbol') {
       const t = this.resolveType(receiver, r.fileId, r.symbolId);
       const m = t && this.memberOf(t.ids, r.name, false);
       if (m) return m;
+      knownType = !!t;
+    }
+    if (!knownType) {
+      const path = this.receiverPath(receiver, r);
+      if (path) return path;
+      // A declared or constructed type from outside the repository (`let m = HashMap::new()`, `x: u32`).
+      if (r.receiverType && (this.boundFiles(r.fileId, r.receiverType.split(/\.|::|\\/)[0]) === 'external'
+        || this.receiverPath(r.receiverType, r) === 'external')) return 'external';
     }
     return this.globalMember(r.name);
+  }
+
+  /**
+   * A receiver the language reads as a path (`crate::a::b`, `a::Type`, `std::mem`): the named member of
+   * the module it reaches or of the type inside that module; 'external' outside the repository.
+   */
+  private receiverPath(receiver: string, r: RRef): Hit | 'external' | null {
+    const file = this.files.get(r.fileId)!;
+    const resolver = this.resolverFor(file.language);
+    if (!resolver.resolveReceiver) return null;
+    const path = resolver.resolveReceiver(receiver, file.path, (name) => this.boundFiles(r.fileId, name));
+    if (path === null || path === 'external') return path;
+    const files = path.files.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined);
+    if (!files.length || path.rest.length > 1) return null;
+    if (!path.rest.length) {
+      const ids = this.exportedFrom(files, r.name, new Set());
+      return ids.length ? { ids, tier: 'import' } : null;
+    }
+    const types = this.exportedFrom(files, path.rest[0], new Set()).filter((id) => this.isType(id));
+    return types.length ? this.memberOf(types, r.name, false) : null;
   }
 
   /**
@@ -314,7 +397,7 @@ class Resolver {
     const spec = languageById(this.files.get(fileId)!.language);
     for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
       const parent = this.symbols.get(s.parentId)!;
-      if (parent.kind === 'module') break;
+      if (parent.parentId === null) break; // the file's module; a nested one (Rust `mod tests`) is a scope
       if (CONTAINER_KINDS.has(parent.kind) && !(bareCall && spec.bareCallsReachMembers)) continue;
       const ids = this.members.get(parent.id)?.get(name)?.filter(accept);
       if (ids?.length) return { ids, tier: 'local' };
@@ -371,10 +454,11 @@ class Resolver {
     return null;
   }
 
+  /** Files whose methods may belong to each other's types (a Go package, a Rust crate). */
   private sameScope(a: number, b: number): boolean {
     if (a === b) return true;
-    const ka = this.sharedKey.get(a);
-    return ka !== undefined && ka === this.sharedKey.get(b);
+    const ka = this.implKey.get(a);
+    return ka !== undefined && ka === this.implKey.get(b);
   }
 
   /** Method `name` of the given types, then of their supertypes. */
@@ -417,9 +501,9 @@ class Resolver {
   // ---- tests ---------------------------------------------------------------------------------
 
   /**
-   * Test code -> the code it exercises: every call from a test file into a non-test file, attributed
-   * to the test function (or the test file's module for module-level suites), and every import of a
-   * non-test file by a test file, at lower confidence.
+   * Test code -> the code it exercises: every call from a test file or a test symbol (Rust's unit tests
+   * sit beside the code) into non-test code, attributed to the test function (or the test file's module
+   * for module-level suites), and every import of a non-test file by a test file, at lower confidence.
    */
   private addTestEdges(): void {
     const best = new Map<string, EdgeRow>();
@@ -432,19 +516,24 @@ class Resolver {
       if (e.dst === null || (e.kind !== 'calls' && e.kind !== 'imports')) continue;
       const from = this.files.get(e.fileId)!;
       const target = this.symbols.get(e.dst)!;
-      if (!from.isTest || this.files.get(target.fileId)!.isTest) continue;
-      if (e.kind === 'calls') add(this.testOwner(e.src), e.dst, Math.round(e.confidence * 0.9 * 1000) / 1000, e.line, e.fileId);
-      else add(e.src, this.moduleOf.get(target.fileId)!, 0.6, e.line, e.fileId);
+      if (this.files.get(target.fileId)!.isTest || this.testSymbolAround(target.id) !== null) continue;
+      if (e.kind === 'calls') {
+        const test = this.testSymbolAround(e.src);
+        if (!from.isTest && test === null) continue;
+        add(test ?? this.moduleOf.get(from.id)!, e.dst, Math.round(e.confidence * 0.9 * 1000) / 1000, e.line, e.fileId);
+      } else if (from.isTest) {
+        add(e.src, this.moduleOf.get(target.fileId)!, 0.6, e.line, e.fileId);
+      }
     }
     this.edges.push(...best.values());
   }
 
-  /** The test function a symbol sits in, or its file's module symbol. */
-  private testOwner(symbolId: number): number {
+  /** The innermost test symbol (a test function, a test module) a symbol sits in, or null. */
+  private testSymbolAround(symbolId: number): number | null {
     for (let s = this.symbols.get(symbolId); s; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
       if (s.isTest) return s.id;
     }
-    return this.moduleOf.get(this.symbols.get(symbolId)!.fileId)!;
+    return null;
   }
 
   private edge(src: number, dst: number | null, kind: string, confidence: number, line: number | null, fileId: number,

@@ -66,7 +66,8 @@ export class IndexWriter {
       this.stmt.ref.run(fileId, base + c.caller, 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
     }
     for (const h of x.inherits) {
-      this.stmt.ref.run(fileId, base + h.symbol, h.kind, h.name, null, null, h.line, +h.inError);
+      // An inherit ref's receiver column holds the subtype's name when another file declares it.
+      this.stmt.ref.run(fileId, base + h.symbol, h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError);
     }
   }
 
