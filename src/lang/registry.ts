@@ -1,9 +1,10 @@
 import { CgError } from '../errors.js';
 import type { LanguageSpec } from './types.js';
 import { python } from './python.js';
+import { rust } from './rust.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python];
+export const LANGUAGES: readonly LanguageSpec[] = [python, rust];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();

@@ -1,0 +1,77 @@
+; Variable -> type, for resolving calls through a receiver (`let p = Point::new(); p.norm()`).
+; Box/Rc/Arc<T> dereference to T, so a binding through one of them is to T.
+
+; Parameters: `x: Foo`, `x: &Foo`, `x: &mut Foo`, `x: impl Shape`, `x: &dyn Shape`.
+(parameter
+  pattern: (identifier) @binding.name
+  type: (_) @binding.type
+  (#not-match? @binding.type "^(Box|Rc|Arc)\\s*<"))
+(parameter
+  pattern: (identifier) @binding.name
+  type: (generic_type
+    type: (type_identifier) @_ptr
+    type_arguments: (type_arguments . (_) @binding.type))
+  (#match? @_ptr "^(Box|Rc|Arc)$"))
+
+; `let x: Foo = ...`
+(let_declaration
+  pattern: (identifier) @binding.name
+  type: (_) @binding.type
+  (#not-match? @binding.type "^(Box|Rc|Arc)\\s*<"))
+(let_declaration
+  pattern: (identifier) @binding.name
+  type: (generic_type
+    type: (type_identifier) @_ptr
+    type_arguments: (type_arguments . (_) @binding.type))
+  (#match? @_ptr "^(Box|Rc|Arc)$"))
+
+; Constructed values, without a declared type: `Foo::new(..)`, `Foo::open(..)?`, `Foo { .. }`, `Foo(..)`.
+; An associated function of a capitalised type is taken to return that type (new, with_capacity, from).
+(let_declaration
+  !type
+  pattern: (identifier) @binding.name
+  value: (call_expression function: (scoped_identifier path: [(identifier) (scoped_identifier)] @binding.type))
+  (#match? @binding.type "(^|::)[A-Z][A-Za-z0-9_]*$")
+  (#not-eq? @binding.type "Self"))
+(let_declaration
+  !type
+  pattern: (identifier) @binding.name
+  value: (try_expression
+    (call_expression function: (scoped_identifier path: [(identifier) (scoped_identifier)] @binding.type)))
+  (#match? @binding.type "(^|::)[A-Z][A-Za-z0-9_]*$")
+  (#not-eq? @binding.type "Self"))
+(let_declaration
+  !type
+  pattern: (identifier) @binding.name
+  value: (struct_expression name: (type_identifier) @binding.type)
+  (#not-eq? @binding.type "Self"))
+(let_declaration
+  !type
+  pattern: (identifier) @binding.name
+  value: (struct_expression name: (scoped_type_identifier path: (_) @_path) @binding.type)
+  (#not-match? @_path "(^|::)[A-Z][A-Za-z0-9_]*$"))
+; `Layout::Long { .. }` is a variant: the value is a Layout.
+(let_declaration
+  !type
+  pattern: (identifier) @binding.name
+  value: (struct_expression name: (scoped_type_identifier path: (_) @binding.type))
+  (#match? @binding.type "(^|::)[A-Z][A-Za-z0-9_]*$")
+  (#not-eq? @binding.type "Self"))
+(let_declaration
+  !type
+  pattern: (identifier) @binding.name
+  value: (call_expression function: (identifier) @binding.type)
+  (#match? @binding.type "^[A-Z]")
+  (#not-match? @binding.type "^(Some|Ok|Err)$"))
+
+; Struct fields: methods reach them as `self.field`.
+(field_declaration
+  name: (field_identifier) @binding.field
+  type: (_) @binding.type
+  (#not-match? @binding.type "^(Box|Rc|Arc)\\s*<"))
+(field_declaration
+  name: (field_identifier) @binding.field
+  type: (generic_type
+    type: (type_identifier) @_ptr
+    type_arguments: (type_arguments . (_) @binding.type))
+  (#match? @_ptr "^(Box|Rc|Arc)$"))
