@@ -64,6 +64,13 @@
   (#match? @binding.type "^[A-Z]")
   (#not-match? @binding.type "^(Some|Ok|Err)$"))
 
+; A constructor call used directly as a receiver: `Usage::new(cmd).render()`.
+(field_expression
+  value: (call_expression
+    function: (scoped_identifier path: [(identifier) (scoped_identifier)] @binding.type)) @binding.name
+  (#match? @binding.type "(^|::)[A-Z][A-Za-z0-9_]*$")
+  (#not-eq? @binding.type "Self"))
+
 ; Struct fields: methods reach them as `self.field`.
 (field_declaration
   name: (field_identifier) @binding.field
@@ -75,3 +82,14 @@
     type: (type_identifier) @_ptr
     type_arguments: (type_arguments . (_) @binding.type))
   (#match? @_ptr "^(Box|Rc|Arc)$"))
+
+; Type parameters stand for their first bound that is not a std marker trait: `fn f<T: Shape>(x: T)`
+; and `where T: Shape` make `x.area()` a call of Shape's method.
+(type_parameter
+  name: (type_identifier) @binding.name
+  bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @binding.type)
+  (#not-match? @binding.type "^((std|core|fmt)::)*(Clone|Copy|Send|Sync|Sized|Unpin|Debug|Display|Default|Eq|PartialEq|Ord|PartialOrd|Hash)$"))
+(where_predicate
+  left: (type_identifier) @binding.name
+  bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @binding.type)
+  (#not-match? @binding.type "^((std|core|fmt)::)*(Clone|Copy|Send|Sync|Sized|Unpin|Debug|Display|Default|Eq|PartialEq|Ord|PartialOrd|Hash)$"))

@@ -1,7 +1,8 @@
 ; Call sites. Macro invocations are not calls (most are std's), but calls written in their arguments are.
 
-; f(x); Foo(x) constructs a tuple struct.
-(call_expression function: (identifier) @call.name) @call
+; f(x); Foo(x) constructs a tuple struct (`Self(x)`, like `Self { .. }`, is left out).
+((call_expression function: (identifier) @call.name) @call
+  (#not-eq? @call.name "Self"))
 
 ; x.m(), self.m(), a.b().c()
 (call_expression
@@ -67,21 +68,20 @@
   (#not-match? @call.receiver "(^|::)[A-Z][A-Za-z0-9_]*$"))
 
 ; Inside a macro's arguments the parser keeps only tokens: `name(`, `recv.name(` and `path::name(`
-; read as calls, to three levels of nesting. A name both patterns see is one call, with its receiver.
-(macro_invocation (token_tree (identifier) @call.name @call . (token_tree)))
-(macro_invocation (token_tree [(identifier) (self)] @call.receiver . "." . (identifier) @call.name @call . (token_tree)))
-(macro_invocation (token_tree (token_tree) @call.receiver . "." . (identifier) @call.name @call . (token_tree)))
-(macro_invocation (token_tree (identifier) @call.receiver . "::" . (identifier) @call.name @call . (token_tree)))
+; read as calls, to three levels of nesting; the token tree must follow the name at once (not
+; `name!(`, a nested macro, nor `T>(`), and open with `(` (not `name[i]`). A name both the bare and a
+; receiver pattern see is one call, with its receiver.
+(macro_invocation (token_tree (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\(") (#not-eq? @call.name "Self")))
+(macro_invocation (token_tree (_) @call.receiver . "." . (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\(")))
+(macro_invocation (token_tree (identifier) @call.receiver . "::" . (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\(") (#match? @call.name "^[a-z_]")))
 
-(macro_invocation (token_tree (token_tree (identifier) @call.name @call . (token_tree))))
-(macro_invocation (token_tree (token_tree [(identifier) (self)] @call.receiver . "." . (identifier) @call.name @call . (token_tree))))
-(macro_invocation (token_tree (token_tree (token_tree) @call.receiver . "." . (identifier) @call.name @call . (token_tree))))
-(macro_invocation (token_tree (token_tree (identifier) @call.receiver . "::" . (identifier) @call.name @call . (token_tree))))
+(macro_invocation (token_tree (token_tree (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\(") (#not-eq? @call.name "Self"))))
+(macro_invocation (token_tree (token_tree (_) @call.receiver . "." . (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\("))))
+(macro_invocation (token_tree (token_tree (identifier) @call.receiver . "::" . (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\(") (#match? @call.name "^[a-z_]"))))
 
-(macro_invocation (token_tree (token_tree (token_tree (identifier) @call.name @call . (token_tree)))))
-(macro_invocation (token_tree (token_tree (token_tree [(identifier) (self)] @call.receiver . "." . (identifier) @call.name @call . (token_tree)))))
-(macro_invocation (token_tree (token_tree (token_tree (token_tree) @call.receiver . "." . (identifier) @call.name @call . (token_tree)))))
-(macro_invocation (token_tree (token_tree (token_tree (identifier) @call.receiver . "::" . (identifier) @call.name @call . (token_tree)))))
+(macro_invocation (token_tree (token_tree (token_tree (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\(") (#not-eq? @call.name "Self")))))
+(macro_invocation (token_tree (token_tree (token_tree (_) @call.receiver . "." . (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\(")))))
+(macro_invocation (token_tree (token_tree (token_tree (identifier) @call.receiver . "::" . (identifier) @call.name @call . _? @_between . (token_tree) @_args (#eq? @_between "") (#match? @_args "^\\(") (#match? @call.name "^[a-z_]")))))
 
 ; Imports (parsed by parseImport in src/lang/rust.ts): `use` trees, `extern crate`, and `mod name;`
 ; (which loads the module's file).

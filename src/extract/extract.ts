@@ -311,7 +311,7 @@ class FileExtractor {
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
     let text = this.source.slice(node.startIndex, end);
     if (!d.body) text = text.split('\n')[0];
-    return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+    return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
 
   private doc(d: DefMatch): string | null {
@@ -385,6 +385,15 @@ class FileExtractor {
     return sym;
   }
 
+  /** The type bound to `key` in the scope of symbol `from` or of a symbol around it. */
+  private bound(scopes: Map<number, Map<string, string>>, key: string, from: number): string | null {
+    for (let s = from; s >= 0; s = s === 0 ? -1 : this.rangeParent[s]) {
+      const t = scopes.get(s)?.get(key);
+      if (t) return t;
+    }
+    return null;
+  }
+
   private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: Map<number, Map<string, string>>): CallSite {
     const caller = this.symbolAt(c.call.startIndex);
     const receiver = c.receiver ? collapse(c.receiver.text, 120) : null;
@@ -392,9 +401,9 @@ class FileExtractor {
     if (receiver && scopes.size) {
       const key = receiver.replace(/\s+/g, '');
       const start = this.isSelfMember(key) ? this.containerOf(caller) : caller;
-      for (let s = start; s >= 0 && !receiverType; s = s === 0 ? -1 : this.rangeParent[s]) {
-        receiverType = scopes.get(s)?.get(key) ?? null;
-      }
+      receiverType = this.bound(scopes, key, start);
+      // A type that is itself bound is a type parameter: `x: T` with `T: Shape` calls Shape's methods.
+      if (receiverType) receiverType = this.bound(scopes, receiverType, start) ?? this.bound(scopes, receiverType, caller) ?? receiverType;
     }
     return {
       caller,

@@ -16,6 +16,30 @@ const PRELUDE_TYPES = new Set((
   + 'ToOwned PartialEq Eq PartialOrd Ord').split(' '));
 /** Bare calls that reach the prelude: variant constructors and `drop`. */
 const BUILTINS = new Set('Some Ok Err drop size_of size_of_val align_of align_of_val'.split(' '));
+/**
+ * Methods of Option, Result, iterators, slices, strings, collections and the common traits: through a
+ * receiver of unknown type these are std's, not a repository method that happens to share the name.
+ */
+const BUILTIN_METHODS = new Set((
+  'unwrap expect unwrap_or unwrap_or_else unwrap_or_default unwrap_err expect_err unwrap_unchecked map map_err '
+  + 'map_or map_or_else and_then or_else ok err ok_or ok_or_else is_some is_none is_ok is_err is_some_and as_ref '
+  + 'as_mut as_deref as_deref_mut take replace get_or_insert_with filter flatten copied cloned clone clone_from '
+  + 'to_string to_owned into try_into iter iter_mut into_iter next next_back collect filter_map flat_map enumerate '
+  + 'zip rev chain fold try_fold any all count sum product max min max_by_key min_by_key max_by min_by last nth skip '
+  + 'step_by take_while skip_while peekable position rposition find_map for_each inspect partition unzip len '
+  + 'is_empty push push_str pop insert remove get get_mut get_unchecked contains contains_key extend '
+  + 'extend_from_slice clear sort sort_by sort_by_key sort_unstable sort_unstable_by dedup retain truncate drain '
+  + 'split_off split_at split_at_mut split_whitespace trim trim_start trim_end starts_with ends_with strip_prefix '
+  + 'strip_suffix to_vec as_slice as_mut_slice as_ptr as_mut_ptr chars char_indices bytes lines parse '
+  + 'to_lowercase to_uppercase to_ascii_lowercase to_ascii_uppercase eq_ignore_ascii_case is_ascii '
+  + 'is_alphabetic is_alphanumeric is_numeric is_whitespace is_ascii_digit to_digit from_u32 eq ne cmp '
+  + 'partial_cmp lt le gt ge hash borrow borrow_mut lock try_lock read write entry or_insert or_insert_with '
+  + 'or_default and_modify keys values values_mut capacity with_capacity reserve shrink_to_fit resize swap '
+  + 'windows chunks first first_mut last_mut iter_rev abs pow powi sqrt floor ceil round checked_add checked_sub '
+  + 'checked_mul checked_div wrapping_add wrapping_sub wrapping_mul saturating_add saturating_sub overflowing_add '
+  + 'leading_zeros trailing_zeros count_ones to_le_bytes to_be_bytes from_le_bytes from_be_bytes as_bytes '
+  + 'as_str into_boxed_slice into_bytes into_inner get_ref downcast_ref fmt write_str write_fmt write_all flush '
+  + 'join spawn send recv load store fetch_add fetch_sub compare_exchange unwrap_or_abort').split(' '));
 /** Crates that are never part of a repository. */
 const SYSTEM_CRATES = new Set(['std', 'core', 'alloc', 'proc_macro', 'test']);
 
@@ -452,6 +476,7 @@ export const rust: LanguageSpec = {
   annotationTypes: ['attribute_item'],
   selfNames: ['self', 'Self'],
   builtins: BUILTINS,
+  builtinMethods: BUILTIN_METHODS,
   // `super::f()` names the parent module, never a supertype's method.
   superReceiver: /(?!)/,
   isDocComment,

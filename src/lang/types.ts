@@ -101,6 +101,12 @@ export interface LanguageSpec {
    * repository symbol by accident.
    */
   builtins?: ReadonlySet<string>;
+  /**
+   * Method names so common on the language's own types (Rust's `unwrap`, `clone`, `len`) that a call of
+   * one through a receiver of unknown type counts as external instead of matching a same-named
+   * repository method by accident. A receiver of known type still reaches the repository's method.
+   */
+  builtinMethods?: ReadonlySet<string>;
   /** Receiver text that means "the supertype's implementation" (`super`, Python's `super()`, PHP's `parent`). */
   superReceiver?: RegExp;
   /** Names a module imports can be imported from it in turn, without an explicit re-export (Python). */

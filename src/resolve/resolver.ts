@@ -1,4 +1,4 @@
-import { CONTAINER_KINDS, type ImportResolver, type RepoView } from '../lang/types.js';
+import { CONTAINER_KINDS, type ImportResolver, type LanguageSpec, type RepoView } from '../lang/types.js';
 import { languageById } from '../lang/registry.js';
 import type { EdgeRow } from '../store/writer.js';
 import type { CallTier, CallStats, RFile, RImport, RRef, RSymbol, ResolveInput, ResolveOutput } from './types.js';
@@ -327,7 +327,7 @@ class Resolver {
     if (!r.receiver) {
       const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, true, false);
       if (hit) return hit;
-      if (spec.builtins?.has(r.name)) return 'external';
+      if (spec.builtins?.has(r.name) || this.scopeOf(r.fileId).names.get(r.name)?.kind === 'external') return 'external';
       return this.globalName(r.name, callable);
     }
 
@@ -335,8 +335,8 @@ class Resolver {
     const isSuper = (spec.superReceiver ?? /^super$/).test(receiver);
     if (spec.selfNames.includes(receiver) || isSuper) {
       const type = this.enclosingType(r.symbolId);
-      if (type === null) return this.globalMember(r.name);
-      return this.memberOf([type], r.name, isSuper) ?? this.globalMember(r.name);
+      if (type === null) return this.unknownMember(r.name, spec);
+      return this.memberOf([type], r.name, isSuper) ?? this.unknownMember(r.name, spec);
     }
     if (r.receiverType) {
       const t = this.resolveType(r.receiverType, r.fileId, r.symbolId);
@@ -365,7 +365,7 @@ class Resolver {
       if (r.receiverType && (this.boundFiles(r.fileId, r.receiverType.split(/\.|::|\\/)[0]) === 'external'
         || this.receiverPath(r.receiverType, r) === 'external')) return 'external';
     }
-    return this.globalMember(r.name);
+    return this.unknownMember(r.name, spec);
   }
 
   /**
@@ -395,6 +395,12 @@ class Resolver {
   private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean,
     bareCall = false, global = true): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
+    // Functions nested in the calling function come first.
+    const from = this.symbols.get(fromSymbol);
+    if (from && (from.kind === 'function' || from.kind === 'method')) {
+      const ids = this.members.get(fromSymbol)?.get(name)?.filter(accept);
+      if (ids?.length) return { ids, tier: 'local' };
+    }
     for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
       const parent = this.symbols.get(s.parentId)!;
       if (parent.parentId === null) break; // the file's module; a nested one (Rust `mod tests`) is a scope
@@ -483,6 +489,11 @@ class Resolver {
     const apart = (this.byQualified.get(`${t.qualifiedName}.${name}`) ?? [])
       .filter((id) => this.symbols.get(id)!.parentId !== typeId && this.sameScope(this.symbols.get(id)!.fileId, t.fileId));
     return apart.length ? [...inBody, ...apart] : inBody;
+  }
+
+  /** A method call the receiver does not explain: the language's own method, or a name match. */
+  private unknownMember(name: string, spec: LanguageSpec): Hit | 'external' | null {
+    return spec.builtinMethods?.has(name) ? 'external' : this.globalMember(name);
   }
 
   /** Last resort for `x.name()` with an unknown `x`: methods of that name anywhere, if few. */

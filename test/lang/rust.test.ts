@@ -20,12 +20,14 @@ describe('rust extraction', () => {
   it('finds every definition with its kind, qualified name and line', () => {
     expect(symbolLines(ix.db)).toEqual([
       'function main cli/src/main.rs:9',
-      'function build cli/src/main.rs:22',
+      'function build cli/src/main.rs:23',
       'enum Layout cli/src/report.rs:6',
       'method Layout.width cli/src/report.rs:12',
       'function render cli/src/report.rs:21',
       'function summary cli/src/report.rs:27',
       'function print_area cli/src/report.rs:31',
+      'function area_of cli/src/report.rs:37',
+      'function doubled cli/src/report.rs:44',
       'function before shapes/src/broken.rs:5',
       'function broken shapes/src/broken.rs:9',
       'function after shapes/src/broken.rs:14',
@@ -94,6 +96,7 @@ describe('rust extraction', () => {
     expect(sym('VERSION').doc).toBe('The library version.');
     expect(sym('Bits').doc).toBe('Raw bits of a float.');
     expect(sym('render').doc).toBe('Renders one shape.');
+    expect(sym('area_of').signature).toBe('pub fn area_of<S>(shape: &S) -> f64 where S: Shape');
     expect(sym('origin').doc).toBe('Builds a point at the origin.'); // not the crate's //! lines
   });
 
@@ -208,6 +211,7 @@ describe('rust extraction', () => {
       'Point.translate -> Point.new 0.9',
       'Shape.describe -> Shape.area 0.9', // self.area() inside format!
       'after -> before 0.95',
+      'area_of -> Shape.area 0.9', // shape: &S where S: Shape
       'before -> square 0.9',
       'broken -> square 0.45', // inside a syntax-error region: lower confidence
       'build -> Circle.new 0.9', // shapes_core::geometry::circle::Circle::new
@@ -215,10 +219,12 @@ describe('rust extraction', () => {
       'build -> unit_circle 0.9', // shapes_core::geometry::circle::unit_circle()
       'circle_area_is_pi -> Circle.area 0.9', // c: Circle, inside assert!
       'circle_area_is_pi -> unit_circle 0.9',
+      'doubled -> Shape.area 0.9', // t: T with T: Clone + Shape
       'helper -> Shape.describe 0.8', // c: &Circle; describe is the trait's default
       'main -> Circle.area 0.9', // let c = Circle::new(..)
       'main -> Circle.new 0.9',
       'main -> Point.new 0.9',
+      'main -> Point.norm 0.9', // Point::new(..).norm()
       'main -> Point.translate 0.9', // an impl in another file of the crate
       'main -> build 0.95',
       'main -> print_area 0.9', // crate::report::print_area
@@ -249,10 +255,12 @@ describe('rust extraction', () => {
 
   it('counts std, prelude and dependency calls as external, not as name matches', () => {
     const calls = ix.summary.calls.rust;
-    // HashMap::new, seen.insert, seen.len, Vec::new (x2), v.push (x2), v.min, drop, std::cmp::max.
-    expect(calls.external).toBe(10);
-    // .sqrt() on an unknown value and .abs() on a parenthesised one.
-    expect(calls.unresolved).toBe(2);
+    // HashMap::new, seen.insert, seen.len, Vec::new (x2), v.push (x2), v.extend, v.min, drop,
+    // std::cmp::max, and the std methods .sqrt() and .abs() on values of unknown type.
+    expect(calls.external).toBe(13);
+    // shapes_core::geometry::circle::missing(): the module is ours, the function is not in it.
+    expect(calls.unresolved).toBe(1);
+    expect(calls.total).toBe(calls.resolved + calls.external + calls.unresolved);
   });
 
   it('links impls, supertraits and tests to what they exercise', () => {
