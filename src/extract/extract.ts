@@ -1,4 +1,4 @@
-import type { Node, QueryCapture } from 'web-tree-sitter';
+import type { Node, QueryCapture, Tree } from 'web-tree-sitter';
 import { CONTAINER_KINDS, SYMBOL_KINDS, type SymbolKind } from '../lang/types.js';
 import type { LoadedLanguage } from '../lang/loader.js';
 import type { CallSite, ExtractedImport, ExtractedSymbol, FileExtract, InheritRef } from './types.js';
@@ -34,20 +34,36 @@ interface Binding {
 const MAX_MUTATES = 20;
 const ERROR_WIDEN_MAX_LINES = 4;
 
+/** Rounds of parsing again what the language calls embedded code (macros inside macros). */
+const MAX_EMBED_DEPTH = 3;
+
 /** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
 export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
   const tree = lang.parser.parse(source);
   if (!tree) throw new Error('tree-sitter returned no tree');
+  const embedded: Tree[] = [];
   try {
-    return new FileExtractor(lang, path, source, tree.rootNode).run();
+    // Code the grammar saw only as tokens (Rust's `cfg_rt! { pub fn f() {} }`) is parsed again on its own.
+    for (let root = tree.rootNode, depth = 0; lang.spec.embeddedRanges && depth < MAX_EMBED_DEPTH; depth++) {
+      const includedRanges = lang.spec.embeddedRanges(root);
+      if (!includedRanges.length) break;
+      const next = lang.parser.parse(source, null, { includedRanges });
+      if (!next) break;
+      embedded.push(next);
+      root = next.rootNode;
+    }
+    return new FileExtractor(lang, path, source, tree.rootNode, embedded.map((t) => t.rootNode)).run();
   } finally {
     tree.delete();
+    for (const t of embedded) t.delete();
   }
 }
 
 class FileExtractor {
   private readonly spec;
   private readonly errors: Range[] = [];
+  /** Syntax errors in embedded code: what lies there is left out, and the file is not partial for them. */
+  private readonly embeddedErrors: Range[] = [];
   private readonly symbols: ExtractedSymbol[] = [];
   /** Byte ranges of the symbols, aligned with `symbols`. */
   private readonly ranges: Range[] = [];
@@ -62,6 +78,7 @@ class FileExtractor {
     private readonly path: string,
     private readonly source: string,
     private readonly root: Node,
+    private readonly embeddedRoots: Node[] = [],
   ) {
     this.spec = lang.spec;
     this.isTestFile = this.spec.isTestFile(path);
@@ -79,7 +96,10 @@ class FileExtractor {
     const exportNames = new Set<string>();
     const moduleDocs: Node[] = [];
 
-    for (const match of this.lang.query.matches(this.root)) {
+    for (const root of this.embeddedRoots) if (root.hasError) this.collectErrors(root, new Set(), this.embeddedErrors);
+    const matches = [this.root, ...this.embeddedRoots].flatMap((root) => this.lang.query.matches(root));
+    for (const match of matches) {
+      if (this.embeddedRoots.length && match.captures.some((c) => this.inEmbeddedError(c.node))) continue;
       const caps = byName(match.captures);
       const defName = Object.keys(caps).find((k) => k.startsWith('definition.'));
       if (defName) {
@@ -145,15 +165,22 @@ class FileExtractor {
    * construct (an expression or statement of a few lines), because the code around a parse error is
    * guessed too. Definitions and large parents are not widened: their other members parse fine.
    */
-  private collectErrors(node: Node, defNodes: Set<number>): void {
+  private collectErrors(node: Node, defNodes: Set<number>, into: Range[] = this.errors): void {
     if (node.isError || node.isMissing) {
       const p = node.parent;
       const small = p && p.parent && !defNodes.has(p.id) && p.endPosition.row - p.startPosition.row <= ERROR_WIDEN_MAX_LINES;
       const region = small ? p : node;
-      this.errors.push({ start: region.startIndex, end: Math.max(region.endIndex, region.startIndex + 1) });
+      into.push({ start: region.startIndex, end: Math.max(region.endIndex, region.startIndex + 1) });
       return;
     }
-    for (const child of node.children) if (child && child.hasError) this.collectErrors(child, defNodes);
+    for (const child of node.children) if (child && child.hasError) this.collectErrors(child, defNodes, into);
+  }
+
+  /** A node of an embedded tree inside one of its syntax errors (a macro whose body is not plain code). */
+  private inEmbeddedError(node: Node): boolean {
+    if (node.tree === this.root.tree) return false;
+    for (const r of this.embeddedErrors) if (node.startIndex < r.end && r.start < node.endIndex) return true;
+    return false;
   }
 
   private inError(node: Node): boolean {
@@ -480,13 +507,15 @@ class FileExtractor {
 
 /**
  * One call per called name: when patterns overlap (a name inside a Rust macro's token tree matches both
- * the bare and the `recv.name(` pattern), the capture with a receiver wins.
+ * the bare and the `recv.name(` pattern, and again in the embedded parse of the macro), the capture
+ * with the longest receiver wins.
  */
 function withoutRepeats<T extends { name: Node; receiver: Node | null }>(calls: T[]): T[] {
   const byName = new Map<number, T>();
+  const receiverLength = (c: T) => (c.receiver ? c.receiver.endIndex - c.receiver.startIndex : -1);
   for (const c of calls) {
-    const prev = byName.get(c.name.id);
-    if (!prev || (!prev.receiver && c.receiver)) byName.set(c.name.id, c);
+    const prev = byName.get(c.name.startIndex);
+    if (!prev || receiverLength(c) > receiverLength(prev)) byName.set(c.name.startIndex, c);
   }
   return byName.size === calls.length ? calls : [...byName.values()];
 }

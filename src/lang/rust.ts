@@ -1,4 +1,4 @@
-import type { Node } from 'web-tree-sitter';
+import type { Node, Range } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
 import { baseName, dirOf, joinPath, stripExt } from './paths.js';
 
@@ -236,12 +236,22 @@ class ModuleTree {
   parent(file: string): string | null {
     if (this.roots.has(file)) return null;
     // The directory the module's own entry (`x.rs` or `x/mod.rs`) sits in; its parent keeps children there.
-    const dir = baseName(file) === 'mod.rs' ? dirOf(dirOf(file)) : dirOf(file);
-    const inDir = (name: string) => (dir ? `${dir}/${name}` : name);
-    for (const cand of [inDir('mod.rs'), ...(dir ? [`${dir}.rs`] : []), inDir('lib.rs'), inDir('main.rs')]) {
-      if (cand !== file && this.files.has(cand)) return cand;
+    return this.ownerOfDir(baseName(file) === 'mod.rs' ? dirOf(dirOf(file)) : dirOf(file), file);
+  }
+
+  /**
+   * The module file that keeps its children in `dir`: `dir/mod.rs`, `dir.rs` or a crate root there;
+   * else `dir` is an inline module (`pub mod bsd { mod poll_aio; }`) of the file owning the one above.
+   */
+  private ownerOfDir(dir: string, file: string): string | null {
+    for (let d = dir, depth = 0; depth < 8; d = dirOf(d), depth++) {
+      const inDir = (name: string) => (d ? `${d}/${name}` : name);
+      for (const cand of [inDir('mod.rs'), ...(d ? [`${d}.rs`] : []), inDir('lib.rs'), inDir('main.rs')]) {
+        if (cand !== file && this.files.has(cand)) return cand;
+      }
+      for (const r of this.roots) if (r !== file && dirOf(r) === d) return r;
+      if (!d) break;
     }
-    for (const r of this.roots) if (r !== file && dirOf(r) === dir) return r;
     return null;
   }
 
@@ -453,6 +463,32 @@ function hasAttribute(node: Node, re: RegExp): boolean {
   return false;
 }
 
+/**
+ * Bodies of macros invoked where items go (`cfg_rt! { pub mod runtime; fn f() {} }`, in a file, a
+ * module, an impl or a trait): the grammar keeps them as tokens, but they are almost always items.
+ */
+function itemMacroBodies(root: Node): Range[] {
+  const out: Range[] = [];
+  const visit = (container: Node) => {
+    for (const c of container.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'macro_invocation') {
+        const body = c.namedChildren.find((n) => n?.type === 'token_tree');
+        const open = body?.child(0);
+        const close = body?.child(body.childCount - 1);
+        if (body && open?.type === '{' && close?.type === '}' && close.startIndex > open.endIndex) {
+          out.push({ startIndex: open.endIndex, endIndex: close.startIndex, startPosition: open.endPosition, endPosition: close.startPosition });
+        }
+      } else if (c.type === 'mod_item' || c.type === 'impl_item' || c.type === 'trait_item' || c.type === 'foreign_mod_item') {
+        const body = c.childForFieldName('body');
+        if (body) visit(body);
+      }
+    }
+  };
+  visit(root);
+  return out;
+}
+
 /** `///` and `/** */` document the item below; `//`, `////`, `//!` and `/*! */` do not. */
 function isDocComment(text: string): boolean {
   return /^\/\/\/(?!\/)/.test(text) || /^\/\*\*(?![*/])/.test(text);
@@ -480,6 +516,7 @@ export const rust: LanguageSpec = {
   // `super::f()` names the parent module, never a supertype's method.
   superReceiver: /(?!)/,
   isDocComment,
+  embeddedRanges: itemMacroBodies,
   visibility,
   parseImport,
   moduleName,

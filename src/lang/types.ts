@@ -1,4 +1,4 @@
-import type { Node } from 'web-tree-sitter';
+import type { Node, Range } from 'web-tree-sitter';
 
 export const SYMBOL_KINDS = [
   'module', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant',
@@ -115,6 +115,12 @@ export interface LanguageSpec {
   bareCallsReachMembers?: boolean;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
+  /**
+   * Parts of a tree the grammar saw only as tokens that hold code of the language, to be parsed again on
+   * their own (Rust's item macros: `cfg_rt! { pub fn f() {} }`). What they define, call and import joins
+   * the file's; syntax errors inside them do not make the file partial.
+   */
+  embeddedRanges?(root: Node): Range[];
   /** Which comments above a definition document it (Rust: `///`, not `//` or `//!`). Absent: all of them. */
   isDocComment?(text: string): boolean;
   visibility(input: VisibilityInput): Visibility;

@@ -61,6 +61,8 @@ describe('rust extraction', () => {
       'function private_helper shapes/src/util.rs:19',
       'struct Bits shapes/src/util.rs:26', // a union
       'type Pair shapes/src/util.rs:31',
+      'function cfg_fast shapes/src/util.rs:33',
+      'function cube shapes/src/util.rs:39', // inside an item macro: parsed again on its own
       'function circle_area_is_pi shapes/tests/integration.rs:5',
       'function translated_origin shapes/tests/integration.rs:11',
       'function helper shapes/tests/integration.rs:17',
@@ -95,6 +97,7 @@ describe('rust extraction', () => {
     expect(sym('point').doc).toBe('Makes a point from two coordinates.');
     expect(sym('VERSION').doc).toBe('The library version.');
     expect(sym('Bits').doc).toBe('Raw bits of a float.');
+    expect(sym('cube').doc).toBe('Cubes a number, when the fast path is on.');
     expect(sym('render').doc).toBe('Renders one shape.');
     expect(sym('area_of').signature).toBe('pub fn area_of<S>(shape: &S) -> f64 where S: Shape');
     expect(sym('origin').doc).toBe('Builds a point at the origin.'); // not the crate's //! lines
@@ -124,6 +127,8 @@ describe('rust extraction', () => {
     expect(vis('Point.fmt')).toBe('public');
     expect(vis('Shape.area')).toBe('public');
     expect(vis('point')).toBe('public'); // #[macro_export]
+    expect(vis('cfg_fast')).toBe('private');
+    expect(vis('cube')).toBe('public');
     expect(vis('tests.unit')).toBe('private');
     expect(sym('origin').exported).toBe(true);
     expect(sym('square').exported).toBe(false);
@@ -219,6 +224,7 @@ describe('rust extraction', () => {
       'build -> unit_circle 0.9', // shapes_core::geometry::circle::unit_circle()
       'circle_area_is_pi -> Circle.area 0.9', // c: Circle, inside assert!
       'circle_area_is_pi -> unit_circle 0.9',
+      'cube -> square 0.95', // a call in a function defined inside cfg_fast! { .. }
       'doubled -> Shape.area 0.9', // t: T with T: Clone + Shape
       'helper -> Shape.describe 0.8', // c: &Circle; describe is the trait's default
       'main -> Circle.area 0.9', // let c = Circle::new(..)
