@@ -83,6 +83,18 @@
     type_arguments: (type_arguments . (_) @binding.type))
   (#match? @_ptr "^(Box|Rc|Arc)$"))
 
+; Tuple struct fields: `struct Regex(Exec)` makes `self.0` an Exec.
+(struct_item
+  body: (ordered_field_declaration_list
+    type: (_) @binding.position @binding.type)
+  (#not-match? @binding.type "^(Box|Rc|Arc)\\s*<"))
+(struct_item
+  body: (ordered_field_declaration_list
+    type: (generic_type
+      type: (type_identifier) @_ptr
+      type_arguments: (type_arguments . (_) @binding.type)) @binding.position)
+  (#match? @_ptr "^(Box|Rc|Arc)$"))
+
 ; Type parameters stand for their first bound that is not a std marker trait: `fn f<T: Shape>(x: T)`
 ; and `where T: Shape` make `x.area()` a call of Shape's method.
 (type_parameter

@@ -29,6 +29,8 @@ interface Binding {
   type: Node;
   /** A field declared in a type's body (`@binding.field`): methods reach it through self. */
   field: boolean;
+  /** The field's name when the source does not write one (a tuple struct's `0`). */
+  written?: string;
 }
 
 const MAX_MUTATES = 20;
@@ -124,9 +126,11 @@ class FileExtractor {
       } else if (caps.extends || caps.implements) {
         for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
         for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
-      } else if ((caps['binding.name'] || caps['binding.field']) && caps['binding.type']) {
-        const field = caps['binding.field']?.[0];
-        bindings.push({ name: field ?? caps['binding.name'][0], type: caps['binding.type'][0], field: !!field });
+      } else if ((caps['binding.name'] || caps['binding.field'] || caps['binding.position']) && caps['binding.type']) {
+        const position = caps['binding.position']?.[0];
+        const field = caps['binding.field']?.[0] ?? position;
+        bindings.push({ name: field ?? caps['binding.name'][0], type: caps['binding.type'][0], field: !!field,
+          written: position ? String(fieldPosition(position)) : undefined });
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
@@ -392,7 +396,7 @@ class FileExtractor {
     for (const b of bindings) {
       const type = normalizeTypeName(b.type.text);
       if (!type) continue;
-      const written = b.name.text.replace(/\s+/g, '');
+      const written = b.written ?? b.name.text.replace(/\s+/g, '');
       const name = b.field ? `${this.spec.selfNames[0]}.${written}` : written;
       let scope = this.symbolAt(b.name.startIndex);
       if (b.field || this.isSelfMember(name)) scope = this.containerOf(scope);
@@ -518,6 +522,23 @@ function withoutRepeats<T extends { name: Node; receiver: Node | null }>(calls: 
     if (!prev || receiverLength(c) > receiverLength(prev)) byName.set(c.name.startIndex, c);
   }
   return byName.size === calls.length ? calls : [...byName.values()];
+}
+
+/** A positional field's index: how many earlier children of its parent have the same field name. */
+function fieldPosition(node: Node): number {
+  const parent = node.parent;
+  if (!parent) return 0;
+  let field: string | null = null;
+  const earlier: (string | null)[] = [];
+  for (let i = 0; i < parent.childCount; i++) {
+    const c = parent.child(i);
+    if (c && c.startIndex === node.startIndex && c.endIndex === node.endIndex) {
+      field = parent.fieldNameForChild(i);
+      break;
+    }
+    earlier.push(parent.fieldNameForChild(i));
+  }
+  return field === null ? 0 : earlier.filter((f) => f === field).length;
 }
 
 function byName(captures: QueryCapture[]): Record<string, Node[]> {

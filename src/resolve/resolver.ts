@@ -486,8 +486,12 @@ class Resolver {
   private ownMembers(typeId: number, name: string): number[] {
     const t = this.symbols.get(typeId)!;
     const inBody = this.members.get(typeId)?.get(name) ?? [];
-    const apart = (this.byQualified.get(`${t.qualifiedName}.${name}`) ?? [])
-      .filter((id) => this.symbols.get(id)!.parentId !== typeId && this.sameScope(this.symbols.get(id)!.fileId, t.fileId));
+    // Apart: not attached to a type in its own file (that would be another type of the same name).
+    const apart = (this.byQualified.get(`${t.qualifiedName}.${name}`) ?? []).filter((id) => {
+      const m = this.symbols.get(id)!;
+      const parent = m.parentId === null ? undefined : this.symbols.get(m.parentId);
+      return m.parentId !== typeId && !(parent && TYPE_KINDS.has(parent.kind)) && this.sameScope(m.fileId, t.fileId);
+    });
     return apart.length ? [...inBody, ...apart] : inBody;
   }
 

@@ -28,6 +28,8 @@ describe('rust extraction', () => {
       'function print_area cli/src/report.rs:31',
       'function area_of cli/src/report.rs:37',
       'function doubled cli/src/report.rs:44',
+      'struct Named cli/src/report.rs:49',
+      'method Named.area cli/src/report.rs:52',
       'function before shapes/src/broken.rs:5',
       'function broken shapes/src/broken.rs:9',
       'function after shapes/src/broken.rs:14',
@@ -211,6 +213,7 @@ describe('rust extraction', () => {
       'Circle.new -> Circle 0.95', // a struct literal constructs its type
       'Circle.offset -> Point.norm 0.9', // self.center: Point, a field
       'Circle.scaled -> Circle.new 0.9', // Self::new
+      'Named.area -> Circle.area 0.9', // self.0 of a tuple struct, a path type
       'Point.new -> Point 0.95',
       'Point.norm -> Point.dot 0.9', // self.dot()
       'Point.translate -> Point.new 0.9',
@@ -262,8 +265,9 @@ describe('rust extraction', () => {
   it('counts std, prelude and dependency calls as external, not as name matches', () => {
     const calls = ix.summary.calls.rust;
     // HashMap::new, seen.insert, seen.len, Vec::new (x2), v.push (x2), v.extend, v.min, drop,
-    // std::cmp::max, and the std methods .sqrt() and .abs() on values of unknown type.
-    expect(calls.external).toBe(13);
+    // std::cmp::max, self.1.is_empty() on a String, and the std methods .sqrt() and .abs() on values
+    // of unknown type.
+    expect(calls.external).toBe(14);
     // shapes_core::geometry::circle::missing(): the module is ours, the function is not in it.
     expect(calls.unresolved).toBe(1);
     expect(calls.total).toBe(calls.resolved + calls.external + calls.unresolved);
