@@ -44,6 +44,7 @@ export function extractSource(lang: LoadedLanguage, path: string, source: string
   const tree = lang.parser.parse(source);
   if (!tree) throw new Error('tree-sitter returned no tree');
   const embedded: Tree[] = [];
+  const parsedAgain: (Range & { tree: Tree })[] = [];
   try {
     // Code the grammar saw only as tokens (Rust's `cfg_rt! { pub fn f() {} }`) is parsed again on its own.
     for (let root = tree.rootNode, depth = 0; lang.spec.embeddedRanges && depth < MAX_EMBED_DEPTH; depth++) {
@@ -52,9 +53,10 @@ export function extractSource(lang: LoadedLanguage, path: string, source: string
       const next = lang.parser.parse(source, null, { includedRanges });
       if (!next) break;
       embedded.push(next);
+      for (const r of includedRanges) parsedAgain.push({ start: r.startIndex, end: r.endIndex, tree: root.tree });
       root = next.rootNode;
     }
-    return new FileExtractor(lang, path, source, tree.rootNode, embedded.map((t) => t.rootNode)).run();
+    return new FileExtractor(lang, path, source, tree.rootNode, embedded.map((t) => t.rootNode), parsedAgain).run();
   } finally {
     tree.delete();
     for (const t of embedded) t.delete();
@@ -81,6 +83,8 @@ class FileExtractor {
     private readonly source: string,
     private readonly root: Node,
     private readonly embeddedRoots: Node[] = [],
+    /** Ranges of a tree that the next embedded tree parsed again: what that tree saw there is superseded. */
+    private readonly parsedAgain: (Range & { tree: Tree })[] = [],
   ) {
     this.spec = lang.spec;
     this.isTestFile = this.spec.isTestFile(path);
@@ -101,7 +105,9 @@ class FileExtractor {
     for (const root of this.embeddedRoots) if (root.hasError) this.collectErrors(root, new Set(), this.embeddedErrors);
     const matches = [this.root, ...this.embeddedRoots].flatMap((root) => this.lang.query.matches(root));
     for (const match of matches) {
-      if (this.embeddedRoots.length && match.captures.some((c) => this.inEmbeddedError(c.node))) continue;
+      if (this.embeddedRoots.length && match.captures.some((c) => this.inEmbeddedError(c.node) || this.superseded(c.node))) {
+        continue;
+      }
       const caps = byName(match.captures);
       const defName = Object.keys(caps).find((k) => k.startsWith('definition.'));
       if (defName) {
@@ -178,6 +184,19 @@ class FileExtractor {
       return;
     }
     for (const child of node.children) if (child && child.hasError) this.collectErrors(child, defNodes, into);
+  }
+
+  /**
+   * A node of a tree inside a range the next embedded tree parsed again (token-tree guesses in a macro
+   * body that now parses as code), unless that parse failed there.
+   */
+  private superseded(node: Node): boolean {
+    for (const r of this.parsedAgain) {
+      if (r.tree === node.tree && r.start <= node.startIndex && node.endIndex <= r.end) {
+        return !this.embeddedErrors.some((e) => node.startIndex < e.end && e.start < node.endIndex);
+      }
+    }
+    return false;
   }
 
   /** A node of an embedded tree inside one of its syntax errors (a macro whose body is not plain code). */
