@@ -57,7 +57,10 @@ function parseImport(node: Node): ImportSpec[] {
   }
   if (node.type === 'mod_item') {
     const name = node.childForFieldName('name')?.text;
-    return name ? [{ module: `self::${name}`, alias: name, names: [], line }] : [];
+    if (!name) return [];
+    // `#[path = "unix/mod.rs"] mod imp;` names its file, relative to the declaring file's directory.
+    const path = pathAttribute(node);
+    return [{ module: path ? JSON.stringify(path) : `self::${name}`, alias: name, names: [], line }];
   }
   const arg = node.childForFieldName('argument');
   if (!arg) return [];
@@ -73,6 +76,16 @@ function parseImport(node: Node): ImportSpec[] {
   }
   const reexport = node.namedChildren.some((c) => c?.type === 'visibility_modifier');
   return mergeNames(specs).map((s) => (reexport ? { ...s, reexport: true } : s));
+}
+
+function pathAttribute(node: Node): string | null {
+  for (let s = node.previousNamedSibling; s; s = s.previousNamedSibling) {
+    if (s.type === 'line_comment' || s.type === 'block_comment') continue;
+    if (s.type !== 'attribute_item') break;
+    const m = /^#\[\s*path\s*=\s*"([^"]+)"\s*\]$/.exec(s.text);
+    if (m) return m[1];
+  }
+  return null;
 }
 
 interface UsePath {
@@ -338,6 +351,10 @@ function createImportResolver(repo: RepoView): ImportResolver {
   };
   return {
     resolveModule(spec, fromPath) {
+      if (spec.module.startsWith('"')) {
+        const file = joinPath(dirOf(fromPath), JSON.parse(spec.module) as string);
+        return file && repo.files.has(file) ? [file] : null;
+      }
       const file = moduleFile(spec.module, fromPath, true);
       return file ? [file] : null;
     },

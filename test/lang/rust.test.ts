@@ -19,8 +19,8 @@ const sym = (ref: string) => {
 describe('rust extraction', () => {
   it('finds every definition with its kind, qualified name and line', () => {
     expect(symbolLines(ix.db)).toEqual([
-      'function main cli/src/main.rs:9',
-      'function build cli/src/main.rs:23',
+      'function main cli/src/main.rs:11',
+      'function build cli/src/main.rs:26',
       'enum Layout cli/src/report.rs:6',
       'method Layout.width cli/src/report.rs:12',
       'function render cli/src/report.rs:21',
@@ -30,6 +30,7 @@ describe('rust extraction', () => {
       'function doubled cli/src/report.rs:44',
       'struct Named cli/src/report.rs:49',
       'method Named.area cli/src/report.rs:52',
+      'function banner cli/src/text/plain.rs:2',
       'function before shapes/src/broken.rs:5',
       'function broken shapes/src/broken.rs:9',
       'function after shapes/src/broken.rs:14',
@@ -171,6 +172,7 @@ describe('rust extraction', () => {
     ]);
     expect(rows('cli/src/main.rs')).toEqual([
       ['self::report', 'report', [], false, false],
+      ['"text/plain.rs"', 'plain', [], false, false], // #[path = "text/plain.rs"] mod plain;
       ['shapes_core::geometry::circle', null, [{ name: 'Circle' }], false, false],
       ['shapes_core', null, [{ name: 'Point' }, { name: 'Shape', alias: 'Area' }], false, false],
       ['std::collections', null, [{ name: 'HashMap' }], false, false],
@@ -180,6 +182,7 @@ describe('rust extraction', () => {
   it('resolves imports through the module tree, crate names and re-exports', () => {
     expect(edgeLines(ix.db, 'imports', { files: true })).toEqual([
       'cli/src/main.rs:cli -> cli/src/report.rs:cli.report',
+      'cli/src/main.rs:cli -> cli/src/text/plain.rs:cli.text.plain',
       'cli/src/main.rs:cli -> external:std::collections',
       'cli/src/main.rs:cli -> shapes/src/geometry/circle.rs:Circle', // crate `shapes-core` as shapes_core
       'cli/src/main.rs:cli -> shapes/src/geometry/mod.rs:Point', // through lib.rs's `pub use`
@@ -204,7 +207,7 @@ describe('rust extraction', () => {
       'shapes/tests/integration.rs:shapes.tests.integration -> shapes/src/geometry/mod.rs:Shape',
       'shapes/tests/integration.rs:shapes.tests.integration -> shapes/src/lib.rs:origin',
     ]);
-    expect(ix.summary.imports.rust).toEqual({ total: 19, internal: 16, external: 3, unresolved: 0 });
+    expect(ix.summary.imports.rust).toEqual({ total: 20, internal: 17, external: 3, unresolved: 0 });
   });
 
   it('resolves calls: paths, Self, self, typed and constructed receivers, fields, traits, macro arguments', () => {
@@ -235,6 +238,7 @@ describe('rust extraction', () => {
       'main -> Point.new 0.9',
       'main -> Point.norm 0.9', // Point::new(..).norm()
       'main -> Point.translate 0.9', // an impl in another file of the crate
+      'main -> banner 0.9', // plain::banner() through a #[path] module
       'main -> build 0.95',
       'main -> print_area 0.9', // crate::report::print_area
       'main -> render 0.9', // report::render through `mod report;`
