@@ -68,7 +68,8 @@ function parseImport(node: Node): ImportSpec[] {
   const specs: ImportSpec[] = [];
   for (const u of useTree(arg, [])) {
     const module = fromInlineModule(u.module, chain).join('::');
-    if (!module) continue;
+    // `use super::*` in `mod tests` takes the file's own names, which the module sees anyway.
+    if (!module || (chain.length && module === 'self' && !u.alias)) continue;
     const spec: ImportSpec = { module, names: u.name ? [{ name: u.name, alias: u.alias }] : [], line };
     if (!u.name && u.alias) spec.alias = u.alias;
     if (u.wildcard) spec.wildcard = true;
