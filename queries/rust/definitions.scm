@@ -1,8 +1,8 @@
 ; Definitions. Roles and capture names: queries/README.md.
 
 ; `//!` and `/*! */` at file level document the module (all of their lines, joined).
-(source_file (line_comment inner: (inner_doc_comment_marker)) @module.doc)
-(source_file (block_comment inner: (inner_doc_comment_marker)) @module.doc)
+(source_file (line_comment inner: (inner_doc_comment_marker)) @module.doc.line)
+(source_file (block_comment inner: (inner_doc_comment_marker)) @module.doc.line)
 
 ; Functions: free, in impl blocks (methods via the scope), trait methods with or without a default body,
 ; and declarations in `extern` blocks.

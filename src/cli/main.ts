@@ -6,6 +6,9 @@ import { registerStatus } from './commands/status-cmd.js';
 import { registerSymbols } from './commands/symbols-cmd.js';
 import { registerRefs } from './commands/refs-cmd.js';
 import { registerFile } from './commands/file-cmd.js';
+import { registerNotify, registerUpdate } from './commands/update-cmd.js';
+import { registerHooks } from './commands/hooks-cmd.js';
+import { registerWatch } from './commands/watch-cmd.js';
 
 const program = new Command();
 program
@@ -22,6 +25,10 @@ registerStatus(program);
 registerSymbols(program);
 registerRefs(program);
 registerFile(program);
+registerUpdate(program);
+registerNotify(program);
+registerHooks(program);
+registerWatch(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,

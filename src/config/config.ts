@@ -15,6 +15,10 @@ export interface Config {
   vendorDirs: string[];
   /** Worker threads for a full build; 0 means one per available core. */
   workers: number;
+  hooks: {
+    /** Git hooks and `cg notify` start the applier in the background after recording a change. */
+    autoApply: boolean;
+  };
   secrets: {
     /** Scan files for credentials before anything derived from them is stored. */
     enabled: boolean;
@@ -33,6 +37,7 @@ export const DEFAULT_CONFIG: Config = {
     '.next', '.nuxt', '.svelte-kit', '.gradle', '.idea', '.vscode', '.cache',
   ],
   workers: 0,
+  hooks: { autoApply: true },
   secrets: { enabled: true, allowlistFile: '.cgsecrets' },
 };
 
@@ -86,6 +91,14 @@ function mergeConfig(raw: unknown, file: string): Config {
       throw bad('workers', 'a non-negative integer (0 = one per core)');
     }
     cfg.workers = r.workers;
+  }
+  if (r.hooks !== undefined) {
+    const h = r.hooks as Record<string, unknown>;
+    if (typeof h !== 'object' || h === null) throw bad('hooks', 'an object');
+    if (h.autoApply !== undefined) {
+      if (typeof h.autoApply !== 'boolean') throw bad('hooks.autoApply', 'true or false');
+      cfg.hooks.autoApply = h.autoApply;
+    }
   }
   if (r.secrets !== undefined) {
     const s = r.secrets as Record<string, unknown>;

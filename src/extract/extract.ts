@@ -24,15 +24,6 @@ interface Range {
   end: number;
 }
 
-interface Binding {
-  name: Node;
-  type: Node;
-  /** A field declared in a type's body (`@binding.field`): methods reach it through self. */
-  field: boolean;
-  /** The field's name when the source does not write one (a tuple struct's `0`). */
-  written?: string;
-}
-
 const MAX_MUTATES = 20;
 const ERROR_WIDEN_MAX_LINES = 4;
 
@@ -100,7 +91,8 @@ class FileExtractor {
     const mutateGlobals: Node[] = [];
     const exportNodes = new Set<number>();
     const exportNames = new Set<string>();
-    const moduleDocs: Node[] = [];
+    let moduleDoc: Node | null = null;
+    const moduleDocLines: Node[] = [];
 
     for (const root of this.embeddedRoots) if (root.hasError) this.collectErrors(root, new Set(), this.embeddedErrors);
     const matches = [this.root, ...this.embeddedRoots].flatMap((root) => this.lang.query.matches(root));
@@ -132,16 +124,22 @@ class FileExtractor {
       } else if (caps.extends || caps.implements) {
         for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
         for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
-      } else if ((caps['binding.name'] || caps['binding.field'] || caps['binding.position']) && caps['binding.type']) {
+      } else if ((caps['binding.name'] || caps['binding.field'] || caps['binding.position'])
+        && (caps['binding.type'] || caps['binding.call'])) {
+        const type = caps['binding.type']?.[0];
         const position = caps['binding.position']?.[0];
         const field = caps['binding.field']?.[0] ?? position;
-        bindings.push({ name: field ?? caps['binding.name'][0], type: caps['binding.type'][0], field: !!field,
-          written: position ? String(fieldPosition(position)) : undefined });
+        const written = position ? String(fieldPosition(position)) : undefined;
+        for (const name of field ? [field] : caps['binding.name']) {
+          bindings.push({ name, type: type ?? caps['binding.call'][0], fromCall: !type, field: !!field, written });
+        }
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
       } else if (caps['module.doc']) {
-        moduleDocs.push(...caps['module.doc']);
+        moduleDoc ??= caps['module.doc'][0];
+      } else if (caps['module.doc.line']) {
+        moduleDocLines.push(...caps['module.doc.line']);
       } else if (caps.export || caps['export.name']) {
         for (const n of caps.export ?? []) exportNodes.add(n.id);
         for (const n of caps['export.name'] ?? []) exportNames.add(n.text);
@@ -149,7 +147,7 @@ class FileExtractor {
     }
 
     if (this.root.hasError) this.collectErrors(this.root, new Set(defs.keys()));
-    this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDocs);
+    this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc, moduleDocLines);
     const scopes = this.bindingScopes(bindings);
     this.attachMutates(mutateTargets, mutateGlobals);
     const lines = countLines(this.source);
@@ -213,13 +211,14 @@ class FileExtractor {
 
   // ---- symbols --------------------------------------------------------------------------------
 
-  private buildSymbols(defs: DefMatch[], exportNodes: Set<number>, exportNames: Set<string>, moduleDocs: Node[]): void {
+  private buildSymbols(defs: DefMatch[], exportNodes: Set<number>, exportNames: Set<string>, moduleDoc: Node | null,
+    moduleDocLines: Node[]): void {
     const modName = this.spec.moduleName(this.path);
-    // Several captures (Rust's `//!` lines) make one doc, in source order.
-    const moduleDoc = moduleDocs.sort((a, b) => a.startIndex - b.startIndex).map((n) => n.text).join('\n');
+    // `@module.doc.line`: a module doc written as several comments (Rust's `//!` lines), in source order.
+    const lines = moduleDocLines.sort((a, b) => a.startIndex - b.startIndex).map((n) => n.text).join('\n');
     this.symbols.push({
       name: modName, qualifiedName: modName, kind: 'module', parent: -1, startLine: 1, endLine: 1,
-      signature: '', doc: moduleDoc ? firstSentence(moduleDoc) : null, params: [], visibility: 'public', isAsync: false,
+      signature: '', doc: moduleDoc ? this.moduleDoc(moduleDoc) : lines ? firstSentence(lines) : null, params: [], visibility: 'public', isAsync: false,
       isStatic: false, mutates: [], annotations: [], exported: true, isTest: this.isTestFile, inError: false,
     });
     this.ranges.push({ start: 0, end: this.source.length + 1 });
@@ -257,7 +256,9 @@ class FileExtractor {
       else if (frame && frame.sym < 0 && frame.typeName) scopeTyped.push({ sym: idx, typeName: frame.typeName });
 
       const modifiers = this.modifiers(d.node, d.name!);
-      const annotations = this.annotations(d.node, d.name!);
+      if (this.isAsyncValue(d)) modifiers.add('async');
+      const comments = d.doc ? null : this.docComments(d);
+      const annotations = this.annotations(d.node, d.name!, comments);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
       const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery, node: d.node });
       const topLevel = parent === 0 && !receiverType && !frame;
@@ -269,7 +270,7 @@ class FileExtractor {
         startLine: d.node.startPosition.row + 1,
         endLine: d.node.endPosition.row + 1,
         signature: this.signature(d),
-        doc: this.doc(d),
+        doc: d.doc ? firstSentence(d.doc.text) : comments ? firstSentence(comments) : null,
         params: this.params(d),
         visibility,
         isAsync: modifiers.has('async'),
@@ -282,7 +283,9 @@ class FileExtractor {
       });
       this.ranges.push({ start: d.node.startIndex, end: d.node.endIndex });
       this.rangeParent.push(rangeParent);
-      const container = CONTAINER_KINDS.has(kind) || kind === 'module' ? kind : kind === 'method' ? 'method' : 'function';
+      // Members of an object constant (JavaScript `const api = { get() {} }`) see a `constant` parent.
+      const container = CONTAINER_KINDS.has(kind) || kind === 'module' || kind === 'constant' ? kind
+        : kind === 'method' ? 'method' : 'function';
       stack.push({ end: d.node.endIndex, sym: idx, qn: qualifiedName, kind: container, typeName: null });
     }
 
@@ -333,41 +336,100 @@ class FileExtractor {
       if (!mod && n.isNamed) return; // a nested construct (parameters, annotations): not a modifier
       for (const c of n.children) if (c) visit(c, mod);
     };
+    // `public const A = 1, B = 2;`: the modifiers sit on the wrapper, before the definition.
+    const wrapper = def.parent && this.spec.wrapperTypes.includes(def.parent.type) ? def.parent : null;
+    if (wrapper) for (const c of wrapper.children) if (c && c.endIndex <= def.startIndex) visit(c, false);
     for (const c of def.children) if (c) visit(c, false);
     return out;
   }
 
   /** Decorators, annotations and attributes: inside the definition, on its wrapper, or just above it. */
-  private annotations(def: Node, name: Node): string[] {
+  private annotations(def: Node, name: Node, docComments: string | null): string[] {
+    const fromDoc = docComments && this.spec.docAnnotations ? this.spec.docAnnotations(docComments) : [];
     const types = this.spec.annotationTypes;
-    if (!types.length) return [];
+    if (!types.length) return [...new Set(fromDoc)];
     const found: Node[] = [];
     for (const c of def.children) {
       if (!c || c.startIndex >= name.startIndex) break;
       if (types.includes(c.type)) found.push(c);
       else found.push(...c.descendantsOfType(types));
     }
-    const wrapper = def.parent && this.spec.wrapperTypes.includes(def.parent.type) ? def.parent : null;
-    if (wrapper) for (const c of wrapper.namedChildren) if (c && types.includes(c.type)) found.push(c);
-    for (let s = (wrapper ?? def).previousNamedSibling; s; s = s.previousNamedSibling) {
+    let outer = def;
+    for (const wrapper of this.wrappers(def)) {
+      for (const c of wrapper.namedChildren) if (c && types.includes(c.type)) found.push(c);
+      outer = wrapper;
+    }
+    for (let s = outer.previousNamedSibling; s; s = s.previousNamedSibling) {
       if (types.includes(s.type)) found.push(s);
       else if (!this.spec.commentTypes.includes(s.type)) break;
     }
-    return [...new Set(found.map((n) => annotationName(n.text)))].filter(Boolean);
+    return [...new Set([...found.map((n) => annotationName(n.text)), ...fromDoc])].filter(Boolean);
   }
 
   private signature(d: DefMatch): string {
     const node = d.node;
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
-    let text = this.source.slice(node.startIndex, end);
-    if (!d.body) text = text.split('\n')[0];
+    let text = this.signatureSource(node, d.name!, end);
+    if (!d.body) text = text.trimStart().split('\n')[0];
     return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
 
-  private doc(d: DefMatch): string | null {
-    if (d.doc) return firstSentence(d.doc.text);
-    let target: Node = d.node;
-    if (target.parent && this.spec.wrapperTypes.includes(target.parent.type)) target = target.parent;
+  /**
+   * The definition's text up to `end` without comments, nor the annotations written before its name
+   * (they are listed apart): `@Override // why` is not part of a signature.
+   */
+  private signatureSource(node: Node, name: Node, end: number): string {
+    const cuts: Node[] = [];
+    const visit = (n: Node) => {
+      if (n.startIndex >= end) return;
+      if (this.spec.commentTypes.includes(n.type) || (n.endIndex <= name.startIndex && this.onlyAnnotations(n))) {
+        cuts.push(n);
+        return;
+      }
+      for (const c of n.children) if (c) visit(c);
+    };
+    visit(node);
+    let text = '';
+    let at = node.startIndex;
+    for (const c of cuts) {
+      text += this.source.slice(at, c.startIndex);
+      at = c.endIndex;
+    }
+    return text + this.source.slice(at, Math.max(at, end));
+  }
+
+  /**
+   * An annotation, or a list of them with only punctuation around (PHP's `#[A, B]`), so that cutting
+   * it from a signature leaves no empty brackets; Java's `modifiers` also hold keywords, so stay.
+   */
+  private onlyAnnotations(n: Node): boolean {
+    if (this.spec.annotationTypes.includes(n.type)) return true;
+    if (!n.namedChildCount) return false;
+    return n.children.every((c) => !c || (c.isNamed ? this.onlyAnnotations(c) : /^[^\w\s]+$/.test(c.type)));
+  }
+
+  /** The raw text of the comments right above a definition (or its wrapper), or null. */
+  private docComments(d: DefMatch): string | null {
+    const target = this.wrappers(d.node).pop() ?? d.node;
+    const comments = this.commentsAbove(target);
+    return comments.length ? comments.join('\n') : null;
+  }
+
+  /**
+   * A docstring, or a comment captured as the module doc (Go's package comment): then the doc is the
+   * whole comment block it ends, and only if that block sits right above the code below it, since a
+   * licence header followed by a blank line documents nothing.
+   */
+  private moduleDoc(node: Node): string | null {
+    if (!this.spec.commentTypes.includes(node.type)) return firstSentence(node.text);
+    const next = node.nextNamedSibling;
+    if (!next || next.startPosition.row > node.endPosition.row + 1) return null;
+    const comments = this.commentsAbove(next);
+    return comments.length ? firstSentence(comments.join('\n')) : null;
+  }
+
+  /** The comment lines right above a node, without a blank line between, not trailing other code. */
+  private commentsAbove(target: Node): string[] {
     const comments: string[] = [];
     let expectRow = target.startPosition.row;
     for (let s = target.previousNamedSibling; s; s = s.previousNamedSibling) {
@@ -378,10 +440,29 @@ class FileExtractor {
       if (!this.spec.commentTypes.includes(s.type)) break;
       if (s.endPosition.row < expectRow - 1) break;
       if (!this.startsLine(s)) break; // a trailing comment belongs to the code before it
-      if (this.spec.isDocComment?.(s.text) ?? true) comments.unshift(s.text);
       expectRow = s.startPosition.row;
+      if (this.spec.isDocComment && !this.spec.isDocComment(s.text)) continue; // a note, not documentation
+      comments.unshift(s.text);
     }
-    return comments.length ? firstSentence(comments.join('\n')) : null;
+    return comments;
+  }
+
+  /** The wrapper nodes around a definition, innermost first (`const` declaration, then `export`). */
+  private wrappers(def: Node): Node[] {
+    const out: Node[] = [];
+    for (let p = def.parent; p && this.spec.wrapperTypes.includes(p.type); p = p.parent) out.push(p);
+    return out;
+  }
+
+  /** `const f = async () => …`: the `async` is on the function value that owns the body, after the name. */
+  private isAsyncValue(d: DefMatch): boolean {
+    const owner = d.body?.parent;
+    if (!owner || owner.id === d.node.id || owner.startIndex < d.name!.endIndex) return false;
+    for (const c of owner.children) {
+      if (!c || c.startIndex >= d.body!.startIndex) break;
+      if (!c.isNamed && c.type === 'async') return true;
+    }
+    return false;
   }
 
   private startsLine(n: Node): boolean {
@@ -409,20 +490,30 @@ class FileExtractor {
     return 0;
   }
 
-  /** Variable -> type name, per enclosing symbol. `self.x` bindings and fields live on the enclosing type. */
-  private bindingScopes(bindings: Binding[]): Map<number, Map<string, string>> {
-    const scopes = new Map<number, Map<string, string>>();
+  /**
+   * Variable -> type names, per enclosing symbol, in source order. `self.x` bindings and declared
+   * fields live on the enclosing type. A name bound several times (`f, err := os.Open(p)`, then `f := &File{}`) takes the
+   * type of the last binding before the call.
+   */
+  private bindingScopes(bindings: Binding[]): BindingScopes {
+    const scopes: BindingScopes = new Map();
     for (const b of bindings) {
       const type = normalizeTypeName(b.type.text);
       if (!type) continue;
       const written = b.written ?? b.name.text.replace(/\s+/g, '');
-      const name = b.field ? `${this.spec.selfNames[0]}.${written}` : written;
+      const name = b.field ? this.spec.fieldAccess?.(written) ?? `${this.spec.selfNames[0]}.${written}` : written;
       let scope = this.symbolAt(b.name.startIndex);
+      // A constant's (or package variable's) own binding is visible where the constant is.
+      if (scope > 0 && this.symbols[scope].kind === 'constant') scope = this.rangeParent[scope];
       if (b.field || this.isSelfMember(name)) scope = this.containerOf(scope);
       let map = scopes.get(scope);
       if (!map) scopes.set(scope, (map = new Map()));
-      if (!map.has(name)) map.set(name, type);
+      const list = map.get(name);
+      const entry = { at: b.name.startIndex, type, fromCall: b.fromCall };
+      if (list) list.push(entry);
+      else map.set(name, [entry]);
     }
+    for (const map of scopes.values()) for (const list of map.values()) list.sort((a, b) => a.at - b.at);
     return scopes;
   }
 
@@ -435,26 +526,37 @@ class FileExtractor {
     return sym;
   }
 
-  /** The type bound to `key` in the scope of symbol `from` or of a symbol around it. */
-  private bound(scopes: Map<number, Map<string, string>>, key: string, from: number): string | null {
-    for (let s = from; s >= 0; s = s === 0 ? -1 : this.rangeParent[s]) {
-      const t = scopes.get(s)?.get(key);
-      if (t) return t;
+  /** The type bound to the name `type` (a type parameter) around `caller` or its type, if any. */
+  private boundType(scopes: BindingScopes, type: string, caller: number, at: number): string | null {
+    for (const start of [this.containerOf(caller), caller]) {
+      for (let s = start; s >= 0; s = s === 0 ? -1 : this.rangeParent[s]) {
+        const list = scopes.get(s)?.get(type);
+        if (list) return typeAt(list, at);
+      }
     }
     return null;
   }
 
-  private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: Map<number, Map<string, string>>): CallSite {
+  private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: BindingScopes): CallSite {
     const caller = this.symbolAt(c.call.startIndex);
     const receiver = c.receiver ? collapse(c.receiver.text, 120) : null;
     let receiverType: string | null = null;
     if (receiver && scopes.size) {
       const key = receiver.replace(/\s+/g, '');
       const start = this.isSelfMember(key) ? this.containerOf(caller) : caller;
-      receiverType = this.bound(scopes, key, start);
-      // A type that is itself bound is a type parameter: `x: T` with `T: Shape` calls Shape's methods.
-      if (receiverType) receiverType = this.bound(scopes, receiverType, start) ?? this.bound(scopes, receiverType, caller) ?? receiverType;
+      for (let s = start; s >= 0 && !receiverType; s = s === 0 ? -1 : this.rangeParent[s]) {
+        const list = scopes.get(s)?.get(key);
+        if (list) receiverType = typeAt(list, c.call.startIndex);
+      }
+      // `this.repo` is the field `repo` the class declares (`private Repo repo;`).
+      if (!receiverType && this.isSelfMember(key)) {
+        const list = scopes.get(start)?.get(key.replace(/^[^.]*\.|^[^-]*->/, ''));
+        if (list) receiverType = typeAt(list, c.call.startIndex);
+      }
     }
+    if (receiver && !receiverType) receiverType = constructedType(receiver) ?? castType(receiver);
+    // A type that is itself bound is a type parameter: `x: T` with `T: Shape` calls Shape's methods.
+    if (receiverType && scopes.size) receiverType = this.boundType(scopes, receiverType, caller, c.call.startIndex) ?? receiverType;
     return {
       caller,
       name: c.name.text,
@@ -528,19 +630,75 @@ class FileExtractor {
   }
 }
 
+/** `@binding.type` (declared or constructed) or `@binding.call` (the call whose result the name holds). */
+interface Binding {
+  name: Node;
+  type: Node;
+  fromCall: boolean;
+  /** A field declared in a type's body (`@binding.field`): methods reach it through self. */
+  field: boolean;
+  /** The field's name when the source does not write one (`@binding.position`: a tuple struct's `0`). */
+  written?: string;
+}
+
+/** Per scope symbol: variable -> its bindings in source order. */
+type BindingScopes = Map<number, Map<string, { at: number; type: string; fromCall: boolean }[]>>;
+
+/**
+ * The last binding before `pos`, or the first one when all come later (a field bound in a later
+ * method). A declared or constructed type beats what a call returned: the call names no type.
+ */
+function typeAt(all: { at: number; type: string; fromCall: boolean }[], pos: number): string {
+  const typed = all.filter((b) => !b.fromCall);
+  const list = typed.length ? typed : all;
+  let pick = list[0];
+  for (const b of list) {
+    if (b.at > pos) break;
+    pick = b;
+  }
+  return pick.type;
+}
+
+/**
+ * `new JsonReader(in)` as a whole receiver (`new JsonReader(in).peek()`) has the type it constructs;
+ * `new Builder().named(x)` does not (its type is what `named` returns).
+ */
+function constructedType(receiver: string): string | null {
+  const m = /^new\s+([\w.$]+)\s*(<[^(]*>)?\s*\(/.exec(receiver);
+  if (!m || closingParen(receiver, m[0].length - 1) !== receiver.trimEnd().length - 1) return null;
+  return normalizeTypeName(m[1]);
+}
+
+/** `((JsonTreeReader) reader)` as a whole receiver has the type it is cast to. */
+function castType(receiver: string): string | null {
+  const m = /^\(\s*\(\s*([A-Za-z_][\w.$]*)\s*(<[^()]*>)?\s*\)/.exec(receiver);
+  if (!m || closingParen(receiver, 0) !== receiver.trimEnd().length - 1) return null;
+  return normalizeTypeName(m[1]);
+}
+
+/** Index of the parenthesis closing the one at `open`, or -1. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
 /**
  * One call per called name: when patterns overlap (a name inside a Rust macro's token tree matches both
  * the bare and the `recv.name(` pattern, and again in the embedded parse of the macro), the capture
  * with the longest receiver wins.
  */
 function withoutRepeats<T extends { name: Node; receiver: Node | null }>(calls: T[]): T[] {
-  const byName = new Map<number, T>();
+  const byStart = new Map<number, T>();
   const receiverLength = (c: T) => (c.receiver ? c.receiver.endIndex - c.receiver.startIndex : -1);
   for (const c of calls) {
-    const prev = byName.get(c.name.startIndex);
-    if (!prev || receiverLength(c) > receiverLength(prev)) byName.set(c.name.startIndex, c);
+    const prev = byStart.get(c.name.startIndex);
+    if (!prev || receiverLength(c) > receiverLength(prev)) byStart.set(c.name.startIndex, c);
   }
-  return byName.size === calls.length ? calls : [...byName.values()];
+  return byStart.size === calls.length ? calls : [...byStart.values()];
 }
 
 /** A positional field's index: how many earlier children of its parent have the same field name. */

@@ -23,6 +23,15 @@ export interface ProcessOptions {
   allowlist: AllowlistData;
 }
 
+/** sha256 of a file's bytes, as stored in `files.hash`; null if it cannot be read. */
+export function fileHash(root: string, rel: string): string | null {
+  try {
+    return createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const utf8Lossy = new TextDecoder('utf-8');
 

@@ -33,13 +33,30 @@ export function firstSentence(raw: string, max = 200): string | null {
       if (para.length) break;
       continue;
     }
+    // JSDoc's file-level tags carry the description on the tag line itself.
+    const described = /^@(file|fileoverview|overview|module|description)\b\s*(.*)$/.exec(t);
+    if (described) {
+      if (described[2] && described[1] !== 'module') para.push(described[2]);
+      continue;
+    }
     if (/^[@:]\w/.test(t) || /^(Args|Arguments|Parameters|Returns|Raises|Example|Examples):?$/.test(t)) break;
     para.push(t);
   }
   if (!para.length) return null;
-  const text = para.join(' ');
+  const text = inlineTags(para.join(' '));
   const m = /^(.+?[.!?])(\s|$)/.exec(text);
   return collapse(m ? m[1] : text, max);
+}
+
+/** Javadoc/JSDoc inline tags as plain words: `{@code x}` -> `x`, `{@link Foo#bar label}` -> `label`. */
+function inlineTags(text: string): string {
+  return text.replace(/\{@(\w+)\s*([^{}]*)\}/g, (_, tag: string, body: string) => {
+    if (/^link(plain)?$/.test(tag)) {
+      const [target, ...label] = body.trim().split(/\s+/);
+      return label.length ? label.join(' ') : target.replace(/^#/, '').replace(/#/, '.');
+    }
+    return tag === 'inheritDoc' ? '' : body.trim();
+  });
 }
 
 /**

@@ -1,18 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CG_DIR, loadConfig } from '../config/config.js';
+import { CG_DIR, loadConfig, type Config } from '../config/config.js';
 import { languageForFile } from '../lang/registry.js';
 import type { RepoView } from '../lang/types.js';
-import { headState } from '../repo/git.js';
-import { walkRepo } from '../repo/walk.js';
+import { walkRepo, type WalkOptions } from '../repo/walk.js';
 import { resolveAll } from '../resolve/resolver.js';
 import type { ResolveOutput } from '../resolve/types.js';
 import { Allowlist } from '../secrets/allowlist.js';
-import { createBuild, discardBuild, publishBuild, type BuildTarget } from '../store/db.js';
+import { createBuild, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
+import { captureState, stateMeta } from './state.js';
 import { loadResolveInput } from '../store/load.js';
 import { createIndexes, SCHEMA_VERSION } from '../store/schema.js';
 import { IndexWriter, SYMBOLS_PER_FILE } from '../store/writer.js';
 import type { FileOutcome } from '../extract/types.js';
+import type { ProcessOptions } from '../extract/process.js';
 import { extractAll } from './extract-pool.js';
 import { acquireWriterLock } from './lock.js';
 import { ensureInitialized } from './init.js';
@@ -50,10 +51,19 @@ export interface BuildSummary {
  * resolve edges over the whole repository, then publish the new database in one atomic switch.
  */
 export async function buildIndex(root: string, onProgress: (p: BuildProgress) => void = () => {}): Promise<BuildSummary> {
-  const started = performance.now();
   ensureInitialized(root);
   const config = loadConfig(root);
   const lock = acquireWriterLock(root);
+  try {
+    return await buildLocked(root, config, onProgress);
+  } finally {
+    lock.release();
+  }
+}
+
+/** A full build by a caller that already holds the writer lock (`cg index`, or the applier's rebuild path). */
+export async function buildLocked(root: string, config: Config, onProgress: (p: BuildProgress) => void): Promise<BuildSummary> {
+  const started = performance.now();
   let build: BuildTarget | null = null;
   try {
     const phasesMs = { scan: 0, extract: 0, resolve: 0, write: 0 };
@@ -64,12 +74,9 @@ export async function buildIndex(root: string, onProgress: (p: BuildProgress) =>
       mark = now;
     };
     onProgress({ phase: 'scan', done: 0, total: 0 });
-    const walk = walkRepo(root, {
-      maxFileBytes: config.maxFileBytes,
-      vendorDirs: config.vendorDirs,
-      exclude: config.exclude,
-      languageOf: (name) => languageForFile(name)?.id ?? null,
-    });
+    const previous = previousMeta(root);
+    const state = captureState(root, config, Number(previous.changelog_offset ?? 0));
+    const walk = walkRepo(root, walkOptions(config));
     build = createBuild(root);
     const db = build.db;
     const writer = new IndexWriter(db);
@@ -110,12 +117,7 @@ export async function buildIndex(root: string, onProgress: (p: BuildProgress) =>
       }
     });
     const jobs = walk.files.map((f) => ({ path: f.path, language: f.language, size: f.size }));
-    const opts = {
-      root,
-      maxFileBytes: config.maxFileBytes,
-      secretsEnabled: config.secrets.enabled,
-      allowlist: Allowlist.load(root, config.secrets.allowlistFile).data,
-    };
+    const opts = processOptions(root, config);
     lap('scan');
     onProgress({ phase: 'parse', done: 0, total: jobs.length });
     await extractAll(jobs, opts, config.workers, (outcomes) => {
@@ -132,16 +134,13 @@ export async function buildIndex(root: string, onProgress: (p: BuildProgress) =>
     db.transaction(() => writer.addEdges(resolved.edges))();
     createIndexes(db);
     const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n;
-    const head = headState(root);
-    const commit = head.kind === 'commit' ? head.commit : null;
+    const commit = state.head.kind === 'commit' ? state.head.commit : null;
     writer.setMeta({
+      ...stateMeta(state),
       schema_version: SCHEMA_VERSION,
       cg_version: CG_VERSION,
-      generation: 1,
+      generation: Number(previous.generation ?? 0) + 1,
       build_id: build.id,
-      indexed_commit: commit ?? '',
-      indexed_branch: head.kind === 'commit' || head.kind === 'unborn' ? head.branch ?? '' : '',
-      head_state: head.kind,
       indexed_at: new Date().toISOString(),
       duration_ms: Math.round(performance.now() - started),
       walk_unsupported: walk.unsupported,
@@ -160,13 +159,43 @@ export async function buildIndex(root: string, onProgress: (p: BuildProgress) =>
   } catch (err) {
     if (build) discardBuild(build);
     throw err;
-  } finally {
-    lock.release();
+  }
+}
+
+export function walkOptions(config: Config): WalkOptions {
+  return {
+    maxFileBytes: config.maxFileBytes,
+    vendorDirs: config.vendorDirs,
+    exclude: config.exclude,
+    languageOf: (name) => languageForFile(name)?.id ?? null,
+  };
+}
+
+export function processOptions(root: string, config: Config): ProcessOptions {
+  return {
+    root,
+    maxFileBytes: config.maxFileBytes,
+    secretsEnabled: config.secrets.enabled,
+    allowlist: Allowlist.load(root, config.secrets.allowlistFile).data,
+  };
+}
+
+/** The live index's meta, to carry the generation and change-log position forward; empty if none is usable. */
+function previousMeta(root: string): Meta {
+  try {
+    const db = openReader(root);
+    try {
+      return readMeta(db);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return {};
   }
 }
 
 /** Import resolvers read configuration files (go.mod, composer.json) through this, inside the root only. */
-function repoView(root: string, files: Set<string>): RepoView {
+export function repoView(root: string, files: Set<string>): RepoView {
   return {
     root,
     files,

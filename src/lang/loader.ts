@@ -19,11 +19,17 @@ let initDone: Promise<void> | null = null;
 const cache = new Map<string, Promise<LoadedLanguage>>();
 
 /**
- * One query per language, made of every `.scm` file in its folder, so a file's tree is walked once
- * whatever the number of roles (definitions, calls, imports…) the patterns play.
+ * One query per language, made of every `.scm` file in its folder (or folders, in the order given),
+ * so a file's tree is walked once whatever the number of roles (definitions, calls, imports…) the
+ * patterns play.
  */
 export function querySource(spec: LanguageSpec): string {
-  const dir = path.join(QUERIES_DIR, spec.queryDir);
+  const dirs = typeof spec.queryDir === 'string' ? [spec.queryDir] : spec.queryDir;
+  return dirs.map((d) => folderSource(spec, d)).join('\n');
+}
+
+function folderSource(spec: LanguageSpec, queryDir: string): string {
+  const dir = path.join(QUERIES_DIR, queryDir);
   let names: string[];
   try {
     names = fs.readdirSync(dir).filter((n) => n.endsWith('.scm')).sort();
@@ -31,7 +37,7 @@ export function querySource(spec: LanguageSpec): string {
     throw new CgError('internal', `Query files for ${spec.displayName} are missing (${dir}): ${errorMessage(err)}`,
       'Reinstall cg; the queries/ folder ships with the package.');
   }
-  return names.map((n) => `; ---- ${n}\n${fs.readFileSync(path.join(dir, n), 'utf8')}`).join('\n');
+  return names.map((n) => `; ---- ${queryDir}/${n}\n${fs.readFileSync(path.join(dir, n), 'utf8')}`).join('\n');
 }
 
 export function loadLanguage(spec: LanguageSpec): Promise<LoadedLanguage> {
@@ -55,7 +61,7 @@ async function load(spec: LanguageSpec): Promise<LoadedLanguage> {
     query = new Query(language, querySource(spec));
   } catch (err) {
     throw new CgError('internal', `The ${spec.displayName} queries do not compile: ${errorMessage(err)}`,
-      `Fix queries/${spec.queryDir}/*.scm.`);
+      `Fix queries/${[spec.queryDir].flat().join(', queries/')}/*.scm.`);
   }
   return { spec, parser, query };
 }

@@ -1,10 +1,15 @@
 import { CgError } from '../errors.js';
 import type { LanguageSpec } from './types.js';
+import { php } from './php.js';
 import { python } from './python.js';
 import { rust } from './rust.js';
+import { go } from './go.js';
+import { java } from './java.js';
+import { javascript } from './javascript.js';
+import { tsx, typescript } from './typescript.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python, rust];
+export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript, go, java, php, rust];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();

@@ -14,11 +14,16 @@ const PRELUDE_TYPES = new Set((
   'Box String Vec Option Result Default Clone Copy Send Sync Sized Unpin Drop Fn FnMut FnOnce From Into TryFrom '
   + 'TryInto AsRef AsMut Iterator IntoIterator DoubleEndedIterator ExactSizeIterator Extend FromIterator ToString '
   + 'ToOwned PartialEq Eq PartialOrd Ord').split(' '));
-/** Bare calls that reach the prelude: variant constructors and `drop`. */
-const BUILTINS = new Set('Some Ok Err drop size_of size_of_val align_of align_of_val'.split(' '));
+/**
+ * What every file sees without a `use`: the prelude's functions and variant constructors (bare calls),
+ * its types and traits and the primitive types (receivers: `Vec::new()`, `u32::from(..)`, `x: String`).
+ */
+const BUILTINS = new Set([
+  ...'Some Ok Err drop size_of size_of_val align_of align_of_val'.split(' '), ...PRIMITIVES, ...PRELUDE_TYPES,
+]);
 /**
  * Methods of Option, Result, iterators, slices, strings, collections and the common traits: through a
- * receiver of unknown type these are std's, not a repository method that happens to share the name.
+ * receiver of unknown type these are most likely std's, not a repository method that shares the name.
  */
 const BUILTIN_METHODS = new Set((
   'unwrap expect unwrap_or unwrap_or_else unwrap_or_default unwrap_err expect_err unwrap_unchecked map map_err '
@@ -364,6 +369,16 @@ function createImportResolver(repo: RepoView): ImportResolver {
       const child = file && tree.child(file, name);
       return child ? [child] : null;
     },
+    resolveQualified(name, fromPath) {
+      // `super::Solid`, `crate::shapes::Circle`: the type's module, [] outside the repository.
+      const clean = name.replace(/\s+/g, '');
+      if (!PATH.test(clean) || !clean.includes('::')) return null;
+      const segs = segments(clean);
+      const start = tree.start(segs.slice(0, -1), fromPath);
+      if (!start) return /^[A-Z]/.test(segs[0]) ? null : [];
+      const { file, rest } = tree.walk(start.file, segs.slice(start.used, -1));
+      return rest.length ? null : [file];
+    },
     resolveReceiver(receiver, fromPath, bound) {
       const clean = receiver.replace(/\s+/g, '').replace(/::<[^>]*>/g, '');
       if (!PATH.test(clean)) return null;
@@ -375,8 +390,7 @@ function createImportResolver(repo: RepoView): ImportResolver {
           return file ? { files: [file], rest: [] } : null;
         }
         const crate = tree.crateNamed(segs[0]);
-        if (crate) return { files: [crate], rest: [] };
-        return PRIMITIVES.has(segs[0]) || PRELUDE_TYPES.has(segs[0]) ? 'external' : null;
+        return crate ? { files: [crate], rest: [] } : null;
       }
       if (bound(segs[0]) === 'external') return 'external';
       const start = tree.start(segs, fromPath, bound);

@@ -12,7 +12,11 @@ export type Visibility = 'public' | 'protected' | 'private' | 'internal' | 'pack
 
 /** One import statement, or one part of it, as written in the source. */
 export interface ImportSpec {
-  /** The module as written: `os.path`, `.models`, `./util`, `github.com/x/y`, `crate::a::b`, `App\Models`. */
+  /**
+   * The module as written: `os.path`, `.models`, `./util`, `github.com/x/y`, `crate::a::b`, `App\Models`.
+   * Empty for a local export alias (`export { a as b }`, `export default a`): with `reexport`, each
+   * name (`a`) is a top-level name of this file that other files import as its alias (`b`, `default`).
+   */
   module: string;
   /** Names taken from the module (`from m import a as b`); empty when the module itself is bound. */
   names: { name: string; alias?: string }[];
@@ -65,9 +69,21 @@ export interface ImportResolver {
   /** `from pkg import sub`: when `name` is not a symbol of the module, it may be a submodule. */
   resolveMember?(spec: ImportSpec, name: string, fromPath: string): string[] | null;
   /**
+   * A type written with its namespace in code (PHP `\PHPUnit\Framework\TestCase`, `Driver\Statement`):
+   * the files that may define it; [] when it is known to lie outside the repository (then no type of
+   * the same last name is guessed); null when unknown (the last name is looked up as usual).
+   */
+  resolveQualified?(name: string, fromPath: string): string[] | null;
+  /**
+   * When the module names a type rather than a file or package (Java `import static a.b.C.m`,
+   * `import a.b.C.Inner`, `import a.b.C.*`), the type's qualified name in the resolved files (`C`,
+   * `C.Inner`): the imported names, or with a wildcard all names, are its members.
+   */
+  memberOf?(spec: ImportSpec, fromPath: string): string | null;
+  /**
    * A call receiver that neither the file's bindings nor its imports explain, read as a path written in
-   * code (Rust `crate::a::b`, `super::m`, `std::mem`, `u32`): the files of its longest prefix that is a
-   * module of the repository, with the segments left over (a type inside it); 'external' when it names
+   * code (Rust `crate::a::b`, `super::m`, `std::mem`): the files of its longest prefix that is a module
+   * of the repository, with the segments left over (a type inside it); 'external' when it names
    * something outside the repository; null when it is not such a path. `bound` gives what a name is
    * bound to by the file's imports. Absent: receivers are values or imported names only.
    */
@@ -86,25 +102,40 @@ export interface LanguageSpec {
   extensions: string[];
   /** File name inside @repomix/tree-sitter-wasms/out. */
   grammar: string;
-  queryDir: string;
+  /** Folder(s) under queries/; several when languages share patterns (JavaScript and TypeScript). */
+  queryDir: string | string[];
   /** Node types that hold comments (doc comments are the comments right above a definition). */
   commentTypes: string[];
-  /** Node types that wrap a definition (decorators, export statements); docs sit above the wrapper. */
+  /**
+   * Node types that wrap a definition (decorators, export statements, `const` declarations); docs sit
+   * above the outermost wrapper.
+   */
   wrapperTypes: string[];
+  /**
+   * Which comments document code (JSDoc `/** … *\/`, Rust `///`). Absent: every comment right above a
+   * definition does. Other comments (lint directives, notes) are stepped over.
+   */
+  isDocComment?(text: string): boolean;
+  /**
+   * Parts of a tree the grammar saw only as tokens that hold code of the language, to be parsed again on
+   * their own (Rust's item macros: `cfg_rt! { pub fn f() {} }`). What they define, call and import joins
+   * the file's; syntax errors inside them do not make the file partial.
+   */
+  embeddedRanges?(root: Node): Range[];
   /** Decorator, annotation and attribute node types, collected onto the symbol they adorn. */
   annotationTypes: string[];
   /** Receiver names meaning "this instance or this type": `self`, `this`, `$this`, `Self`. */
   selfNames: string[];
   /**
-   * Names callable everywhere without an import (`len`, `isinstance`, `println`). A bare call of one
-   * that the file does not define or import counts as external instead of matching a same-named
+   * Names every file sees without an import and the repository does not define: functions and types
+   * (Python's `len` and `str`, Java's java.lang and Object's methods, Go's `error`). A bare call of one,
+   * or a call through a receiver of such a type, is external rather than matched to a same-named
    * repository symbol by accident.
    */
   builtins?: ReadonlySet<string>;
   /**
-   * Method names so common on the language's own types (Rust's `unwrap`, `clone`, `len`) that a call of
-   * one through a receiver of unknown type counts as external instead of matching a same-named
-   * repository method by accident. A receiver of known type still reaches the repository's method.
+   * Methods of the runtime's built-in types (`forEach`, `then`, `test`): a call of one through a
+   * receiver of unknown type is left unresolved rather than matched by name to a repository method.
    */
   builtinMethods?: ReadonlySet<string>;
   /** Receiver text that means "the supertype's implementation" (`super`, Python's `super()`, PHP's `parent`). */
@@ -113,16 +144,23 @@ export interface LanguageSpec {
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */
   bareCallsReachMembers?: boolean;
+  /**
+   * The type a function returns (its first result), as written in its signature: `*Client` for
+   * `func NewClient(c Conn) (*Client, error)`. Lets `x := NewClient(c); x.Close()` resolve.
+   */
+  returnType?(signature: string): string | null;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
   /**
-   * Parts of a tree the grammar saw only as tokens that hold code of the language, to be parsed again on
-   * their own (Rust's item macros: `cfg_rt! { pub fn f() {} }`). What they define, call and import joins
-   * the file's; syntax errors inside them do not make the file partial.
+   * Annotations written inside a definition's doc comment (PHPDoc `@test`), given the comment's raw
+   * text; they join the symbol's annotations.
    */
-  embeddedRanges?(root: Node): Range[];
-  /** Which comments above a definition document it (Rust: `///`, not `//` or `//!`). Absent: all of them. */
-  isDocComment?(text: string): boolean;
+  docAnnotations?(comment: string): string[];
+  /**
+   * How a method spells a field declared in its type's body as `declared` (a `@binding.field` capture):
+   * PHP's `$repo` -> `$this->repo`. Default: `<selfNames[0]>.<declared>`.
+   */
+  fieldAccess?(declared: string): string;
   visibility(input: VisibilityInput): Visibility;
   /** Turns a node captured as `@import` into import specs. */
   parseImport(node: Node): ImportSpec[];

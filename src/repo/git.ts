@@ -33,3 +33,30 @@ export function headState(root: string): HeadState {
     return { kind: 'unborn', branch };
   }
 }
+
+function gitZ(root: string, args: string[]): string[] {
+  const out = execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  return out.split('\0').filter(Boolean);
+}
+
+/**
+ * Paths whose working-tree state differs from HEAD: modified, added, deleted, untracked (not
+ * ignored). Null when git cannot say (not a repository, no git).
+ */
+export function dirtyPaths(root: string): string[] | null {
+  try {
+    const entries = gitZ(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+    return entries.map((e) => e.slice(3));
+  } catch {
+    return null;
+  }
+}
+
+/** Paths that differ between two commits (both sides of a rename), or null if either is unknown. */
+export function changedBetween(root: string, from: string, to: string): string[] | null {
+  try {
+    return gitZ(root, ['diff', '--name-only', '-z', '--no-renames', from, to]);
+  } catch {
+    return null;
+  }
+}

@@ -62,13 +62,14 @@ export function walkRepo(root: string, opts: WalkOptions): WalkResult {
         else visit(rel, rules.enter(root, rel));
         continue;
       }
-      const language = ent.isFile() || ent.isSymbolicLink() ? opts.languageOf(ent.name) : null;
+      // Only paths a language claims are counted; the rest are "unsupported" in bulk.
+      const language = opts.languageOf(ent.name);
       if (ent.isSymbolicLink()) {
         if (language && !rules.ignores(rel, false)) result.skipped.push({ path: rel, reason: 'symlink', isDir: false });
         continue;
       }
       if (!ent.isFile()) {
-        if (!rules.ignores(rel, false)) result.skipped.push({ path: rel, reason: 'not_regular_file', isDir: false });
+        if (language && !rules.ignores(rel, false)) result.skipped.push({ path: rel, reason: 'not_regular_file', isDir: false });
         continue;
       }
       if (!language) {
@@ -95,4 +96,40 @@ export function walkRepo(root: string, opts: WalkOptions): WalkResult {
   };
   visit('', IgnoreRules.forRoot(root, opts.exclude));
   return result;
+}
+
+export type PathClass =
+  | { kind: 'file'; language: string; size: number }
+  /** Not indexed, and recorded as a skipped path with this reason (as the walk would). */
+  | { kind: 'skip'; reason: WalkSkipReason; detail?: string }
+  /** Not indexed and not recorded one by one: gone, in an ignored or vendored directory, or no language. */
+  | { kind: 'excluded' };
+
+/**
+ * What the walk would decide for one path, without walking the tree: used by the incremental
+ * applier to check changed paths against the same ignore, vendor, link and size rules.
+ */
+export function classifyPath(root: string, rel: string, opts: WalkOptions): PathClass {
+  const parts = rel.split('/');
+  if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..' || p === '')) return { kind: 'excluded' };
+  const vendor = new Set(opts.vendorDirs);
+  let rules = IgnoreRules.forRoot(root, opts.exclude);
+  for (let i = 0; i < parts.length - 1; i++) {
+    const dir = parts.slice(0, i + 1).join('/');
+    if (rules.ignores(dir, true) || vendor.has(parts[i])) return { kind: 'excluded' };
+    rules = rules.enter(root, dir);
+  }
+  const language = opts.languageOf(parts[parts.length - 1]);
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(path.join(root, rel));
+  } catch {
+    return { kind: 'excluded' };
+  }
+  if (st.isDirectory() || !language) return { kind: 'excluded' };
+  if (rules.ignores(rel, false)) return { kind: 'skip', reason: 'ignored' };
+  if (st.isSymbolicLink()) return { kind: 'skip', reason: 'symlink' };
+  if (!st.isFile()) return { kind: 'skip', reason: 'not_regular_file' };
+  if (st.size > opts.maxFileBytes) return { kind: 'skip', reason: 'too_large', detail: `${st.size} bytes` };
+  return { kind: 'file', language, size: st.size };
 }

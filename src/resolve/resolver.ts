@@ -1,5 +1,6 @@
-import { CONTAINER_KINDS, type ImportResolver, type LanguageSpec, type RepoView } from '../lang/types.js';
+import { CONTAINER_KINDS, type ImportResolver, type RepoView } from '../lang/types.js';
 import { languageById } from '../lang/registry.js';
+import { normalizeTypeName } from '../extract/text.js';
 import type { EdgeRow } from '../store/writer.js';
 import type { CallTier, CallStats, RFile, RImport, RRef, RSymbol, ResolveInput, ResolveOutput } from './types.js';
 
@@ -21,6 +22,8 @@ const ERROR_FACTOR = 0.5;
 const MAX_GLOBAL_CANDIDATES = 3;
 const MAX_SUPER_DEPTH = 6;
 const TYPE_KINDS = new Set([...CONTAINER_KINDS, 'type']);
+/** Non-type definitions whose members a call can reach by name: namespaces, object constants. */
+const HOLDER_KINDS = new Set(['module', 'constant']);
 const CALLABLE_TOP = new Set(['function', 'class', 'struct', 'enum', 'type', 'constant', 'interface', 'trait']);
 
 type Binding =
@@ -31,6 +34,8 @@ type Binding =
 interface FileScope {
   names: Map<string, Binding>;
   wildcards: number[]; // files whose exported names are all visible here
+  exportedWildcards: number[]; // the subset this file re-exports (`export * from`, Python's `import *`)
+  memberWildcards: number[]; // types whose members are all visible here (Java `import static a.b.C.*`)
 }
 
 interface Hit {
@@ -61,6 +66,9 @@ class Resolver {
   private readonly resolving = new Set<number>();
   private readonly resolvers = new Map<string, ImportResolver>();
   private readonly supers = new Map<number, number[]>();
+  private readonly returnTypes = new Map<string, Hit | null>();
+  /** Types with a supertype from outside the repository (imported from a dependency, or defined nowhere here). */
+  private readonly outsideSupers = new Set<number>();
   private readonly edges: EdgeRow[] = [];
   private readonly importStats: ResolveOutput['imports'] = {};
 
@@ -122,19 +130,21 @@ class Resolver {
   private scopeOf(fileId: number): FileScope {
     const done = this.scopes.get(fileId);
     if (done) return done;
-    const scope: FileScope = { names: new Map(), wildcards: [] };
+    const scope: FileScope = { names: new Map(), wildcards: [], exportedWildcards: [], memberWildcards: [] };
     if (this.resolving.has(fileId)) return scope; // an import cycle: the partial scope is enough
     this.resolving.add(fileId);
     const file = this.files.get(fileId)!;
     const resolver = this.resolverFor(file.language);
+    const spec = languageById(file.language);
     const stats = (this.importStats[file.language] ??= { total: 0, internal: 0, external: 0, unresolved: 0 });
     const src = this.moduleOf.get(fileId)!;
     for (const imp of this.importsByFile.get(fileId) ?? []) {
+      if (!imp.module) continue; // a local export alias, read by exportedFrom
       stats.total++;
       const conf = imp.inError ? ERROR_FACTOR : 1;
       const paths = resolver.resolveModule(imp, file.path) ?? [];
       if (paths.length && paths.every((p) => p === file.path)) {
-        // The file's own module (Rust `use super::*` in an inline test module): its names are in scope already.
+        // The file's own module (Rust `use self::Kind::*`): its names are in scope already.
         stats.internal++;
         this.bindSubmodules(scope, resolver, imp, file.path, src, conf);
         continue;
@@ -152,14 +162,20 @@ class Resolver {
         continue;
       }
       stats.internal++;
+      const owners = this.importedTypes(resolver, imp, file.path, targets);
       if (imp.alias) scope.names.set(imp.alias, { kind: 'module', files: targets });
-      if (imp.wildcard) scope.wildcards.push(...targets);
+      if (imp.wildcard && owners) scope.memberWildcards.push(...owners);
+      else if (imp.wildcard) {
+        scope.wildcards.push(...targets);
+        if (imp.reexport || spec.importedNamesAreExported) scope.exportedWildcards.push(...targets);
+      }
       if (!imp.names.length || imp.wildcard) {
         for (const t of targets) this.edge(src, this.moduleOf.get(t)!, 'imports', conf, imp.line, fileId, null);
       }
       for (const n of imp.names) {
         const local = n.alias ?? n.name;
-        const ids = this.exportedFrom(targets, n.name, new Set([fileId]));
+        const ids = owners ? this.memberOf(owners, n.name, false)?.ids ?? []
+          : this.exportedFrom(targets, n.name, new Set([fileId]));
         if (ids.length) {
           scope.names.set(local, { kind: 'symbol', ids });
           for (const id of ids) this.edge(src, id, 'imports', conf * 0.95, imp.line, fileId, null);
@@ -179,6 +195,14 @@ class Resolver {
     this.resolving.delete(fileId);
     this.scopes.set(fileId, scope);
     return scope;
+  }
+
+  /** The types an import's module names (`import static a.b.C.m`), or null when it names files. */
+  private importedTypes(resolver: ImportResolver, imp: RImport, fromPath: string, targets: number[]): number[] | null {
+    const typePath = resolver.memberOf?.(imp, fromPath);
+    if (!typePath) return null;
+    const files = new Set(targets);
+    return (this.byQualified.get(typePath) ?? []).filter((id) => this.isType(id) && files.has(this.symbols.get(id)!.fileId));
   }
 
   /** Names an import takes from its own file that are submodules of it (`from . import sub`). */
@@ -202,30 +226,52 @@ class Resolver {
         out.push(...own);
         continue;
       }
+      const local = this.localExportAlias(f, name);
+      if (local !== null && depth < 3) {
+        out.push(...this.exportedFrom([f], local, seen, depth + 1));
+        continue;
+      }
       if (depth >= 3 || seen.has(f)) continue;
       seen.add(f);
       const scope = this.scopeOf(f);
       const reexported = this.reexportBinding(f, name, scope);
       if (reexported) out.push(...reexported);
-      else if (scope.wildcards.length) out.push(...this.exportedFrom(scope.wildcards, name, seen, depth + 1));
+      else if (scope.exportedWildcards.length) out.push(...this.exportedFrom(scope.exportedWildcards, name, seen, depth + 1));
     }
     return [...new Set(out)];
+  }
+
+  /** `export { a as name }`, `export default a`: the local name a file exports as `name`. */
+  private localExportAlias(fileId: number, name: string): string | null {
+    for (const i of this.importsByFile.get(fileId) ?? []) {
+      if (i.module || !i.reexport) continue;
+      for (const n of i.names) if (n.alias === name && n.name !== name) return n.name;
+    }
+    return null;
   }
 
   private reexportBinding(fileId: number, name: string, scope: FileScope): number[] | null {
     const b = scope.names.get(name);
     if (!b || b.kind !== 'symbol') return null;
     if (languageById(this.files.get(fileId)!.language).importedNamesAreExported) return b.ids;
-    const reexports = (this.importsByFile.get(fileId) ?? []).some((i) => i.reexport && i.names.some((n) => (n.alias ?? n.name) === name));
+    // The local name an export binds: the alias of `export { a as b } from`, the name of `export { a }`.
+    const reexports = (this.importsByFile.get(fileId) ?? []).some((i) => i.reexport
+      && i.names.some((n) => (i.module ? n.alias ?? n.name : n.name) === name));
     return reexports ? b.ids : null;
   }
 
   // ---- supertypes --------------------------------------------------------------------------------
 
   private resolveInherit(r: RRef): void {
+    const subtypes = this.subtypesOf(r);
     const hit = this.resolveType(r.name, r.fileId, r.symbolId);
-    if (!hit) return;
-    for (const sub of this.subtypesOf(r)) {
+    // A type never extends itself: `class TestCase extends \PHPUnit\Framework\TestCase` names another one.
+    const onlySelf = hit !== null && hit.ids.every((id) => subtypes.includes(id));
+    if (!hit || onlySelf) {
+      if (this.isOutsideType(r.name, r.fileId, r.symbolId)) for (const sub of subtypes) this.outsideSupers.add(sub);
+      return;
+    }
+    for (const sub of subtypes) {
       for (const id of hit.ids) {
         if (id === sub) continue;
         this.edge(sub, id, r.kind, this.confidence(hit, r.inError), r.line, r.fileId, null);
@@ -246,37 +292,94 @@ class Resolver {
     const last = parts[parts.length - 1];
     if (parts.length > 1) {
       const head = this.scopeOf(fileId).names.get(parts[0]);
+      // `io.Reader` from an external `io` is not a repository type that happens to be named Reader.
+      if (head?.kind === 'external') return null;
       if (head?.kind === 'module') {
         const ids = this.exportedFrom(head.files, last, new Set()).filter((id) => this.isType(id));
         if (ids.length) return { ids, tier: 'import' };
       }
-      const viaPath = this.typeByPath(parts, fileId);
-      if (viaPath === 'external') return null;
-      if (viaPath) return viaPath;
       const q = this.byQualified.get(parts.join('.'))?.filter((id) => this.isType(id));
       if (q?.length === 1) return { ids: q, tier: 'import' };
+      const files = this.qualifiedFiles(name, fileId);
+      if (files) {
+        const ids = this.exportedFrom(files, last, new Set()).filter((id) => this.isType(id));
+        if (ids.length) return { ids, tier: 'import' };
+        if (!files.length) return null; // outside the repository: no guess by the last name
+      }
+      const nested = this.nestedType(parts, fileId, fromSymbol);
+      if (nested) return nested;
+      if (this.isBuiltin(parts[0], fileId)) return null;
     }
     return this.lookupName(last, fileId, fromSymbol, (id) => this.isType(id));
   }
 
-  /** `super::Solid`, `crate::a::Foo`: the type in the module a path prefix names (languages with resolveReceiver). */
-  private typeByPath(parts: string[], fileId: number): Hit | 'external' | null {
-    const file = this.files.get(fileId)!;
-    const resolver = this.resolverFor(file.language);
-    if (!resolver.resolveReceiver) return null;
-    const path = resolver.resolveReceiver(parts.slice(0, -1).join('::'), file.path, (n) => this.boundFiles(fileId, n));
-    if (path === null || path === 'external') return path;
-    if (path.rest.length) return null;
-    const files = path.files.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined);
-    const ids = this.exportedFrom(files, parts[parts.length - 1], new Set()).filter((id) => this.isType(id));
-    return ids.length ? { ids, tier: 'import' } : null;
+  /**
+   * A receiver bound to what a call returned (`@binding.call`: `F` or `pkg.F`): the type that the one
+   * function of that name says it returns, looked up where the function is written.
+   */
+  private returnedType(callee: string, fileId: number, fromSymbol: number): Hit | null {
+    const key = `${fileId}\0${callee}`;
+    if (this.returnTypes.has(key)) return this.returnTypes.get(key)!;
+    let hit: Hit | null = null;
+    const fn = this.calledFunction(callee, fileId, fromSymbol);
+    const spec = fn && languageById(this.files.get(fn.fileId)!.language);
+    const signature = fn && spec?.returnType && this.input.signatureOf?.(fn.id);
+    const written = signature ? spec!.returnType!(signature) : null;
+    const typeName = written ? normalizeTypeName(written) : null;
+    if (fn && typeName) hit = this.resolveType(typeName, fn.fileId, fn.id);
+    this.returnTypes.set(key, hit);
+    return hit;
   }
 
-  /** What a name is bound to by a file's imports, for language hooks: module files, 'external' or null. */
-  private boundFiles(fileId: number, name: string): string[] | 'external' | null {
-    const b = this.scopeOf(fileId).names.get(name);
-    if (b?.kind === 'external') return 'external';
-    return b?.kind === 'module' ? b.files.map((id) => this.files.get(id)!.path) : null;
+  private calledFunction(callee: string, fileId: number, fromSymbol: number): RSymbol | null {
+    const isFunction = (id: number) => this.symbols.get(id)!.kind === 'function';
+    const parts = callee.split('.');
+    let ids: number[] = [];
+    if (parts.length === 1) {
+      ids = this.lookupName(parts[0], fileId, fromSymbol, isFunction)?.ids ?? [];
+    } else if (parts.length === 2) {
+      const head = this.scopeOf(fileId).names.get(parts[0]);
+      if (head?.kind === 'module') ids = this.exportedFrom(head.files, parts[1], new Set()).filter(isFunction);
+    }
+    return ids.length === 1 ? this.symbols.get(ids[0])! : null;
+  }
+
+  /** `Outer.Inner` where `Outer` is a type in scope: its member types, level by level. */
+  private nestedType(parts: string[], fileId: number, fromSymbol: number): Hit | null {
+    const outer = this.lookupName(parts[0], fileId, fromSymbol, (id) => this.isType(id));
+    if (!outer) return null;
+    let ids = outer.ids;
+    for (const part of parts.slice(1)) {
+      ids = ids.flatMap((t) => this.ownMembers(t, part)).filter((id) => this.isType(id));
+      if (!ids.length) return null;
+    }
+    return { ids, tier: outer.tier };
+  }
+
+  /** The language resolver's answer for a qualified type name: candidate files, [] outside, null unknown. */
+  private qualifiedFiles(name: string, fileId: number): number[] | null {
+    const file = this.files.get(fileId)!;
+    const paths = this.resolverFor(file.language).resolveQualified?.(name, file.path);
+    if (!paths) return null;
+    return paths.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined);
+  }
+
+  /** A type name imported from outside the repository, or that no type of the repository bears. */
+  private isOutsideType(name: string, fileId: number, except: number): boolean {
+    const parts = name.split(/\.|::|\\/).filter(Boolean);
+    if (this.importedFromOutside(parts[0], fileId)) return true;
+    if (parts.length > 1 && this.qualifiedFiles(name, fileId)?.length === 0) return true;
+    return !(this.byName.get(parts[parts.length - 1]) ?? []).some((id) => id !== except && this.isType(id));
+  }
+
+  /** The type, or one of its ancestors, extends something from outside: unknown members may be its. */
+  private extendsOutside(typeId: number): boolean {
+    return this.outsideSupers.has(typeId) || this.ancestors(typeId).some((a) => this.outsideSupers.has(a));
+  }
+
+  /** The file imports `name` from a module outside the repository (`io` in `io.Reader`, a composer package). */
+  private importedFromOutside(name: string, fileId: number): boolean {
+    return this.scopeOf(fileId).names.get(name)?.kind === 'external';
   }
 
   private isType(id: number): boolean {
@@ -325,23 +428,38 @@ class Resolver {
     const spec = languageById(this.files.get(r.fileId)!.language);
     const callable = (id: number) => this.symbols.get(id)!.kind !== 'module';
     if (!r.receiver) {
-      const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, true, false);
+      const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, false);
       if (hit) return hit;
-      if (spec.builtins?.has(r.name) || this.scopeOf(r.fileId).names.get(r.name)?.kind === 'external') return 'external';
+      if (this.isExternalName(r.name, r.fileId)) return 'external';
       return this.globalName(r.name, callable);
     }
 
     const receiver = r.receiver.replace(/\s+/g, '');
+    // `"a b".split(" ")`, `42.toString()`, `Foo.class.getName()`: literals are built-in values.
+    if (/^["'`\d]|\.class$/.test(receiver)) return 'external';
     const isSuper = (spec.superReceiver ?? /^super$/).test(receiver);
     if (spec.selfNames.includes(receiver) || isSuper) {
       const type = this.enclosingType(r.symbolId);
-      if (type === null) return this.unknownMember(r.name, spec);
-      return this.memberOf([type], r.name, isSuper) ?? this.unknownMember(r.name, spec);
+      const guess = () => (spec.builtinMethods?.has(r.name) ? null : this.globalMember(r.name));
+      if (type === null) return guess();
+      const m = this.memberOf([type], r.name, isSuper);
+      if (m) return m;
+      // `$this->assertSame()` in a PHPUnit TestCase, `self.assertEqual()` in a unittest.TestCase.
+      return this.extendsOutside(type) ? 'external' : guess();
     }
     if (r.receiverType) {
       const t = this.resolveType(r.receiverType, r.fileId, r.symbolId);
       if (t) {
         const m = this.memberOf(t.ids, r.name, false);
+        if (m) return m;
+        if (t.ids.some((id) => this.extendsOutside(id))) return 'external';
+        if (this.isBuiltin(r.name, r.fileId)) return 'external'; // `product.getClass()`: Object's, not ours
+      } else if (this.isExternalName(headOf(r.receiverType), r.fileId)) {
+        // A variable of a dependency's or the language's type (`List<Foo> xs`, `err error`): its methods are not ours.
+        return 'external';
+      } else {
+        const returned = this.returnedType(r.receiverType, r.fileId, r.symbolId);
+        const m = returned && this.memberOf(returned.ids, r.name, false);
         if (m) return m;
       }
     }
@@ -352,40 +470,31 @@ class Resolver {
       return ids.length ? { ids, tier: 'import' } : null;
     }
     let knownType = false;
-    if (/^[A-Z][\w]*$/.test(receiver) || bound?.kind === 'symbol') {
+    if (/^[A-Z]\w*(\.[A-Z]\w*)*$/.test(receiver) || bound?.kind === 'symbol') {
       const t = this.resolveType(receiver, r.fileId, r.symbolId);
       const m = t && this.memberOf(t.ids, r.name, false);
       if (m) return m;
+      if (!t && this.isBuiltin(receiver, r.fileId)) return 'external';
+      if (t && this.isBuiltin(r.name, r.fileId)) return 'external';
       knownType = !!t;
     }
     if (!knownType) {
       const path = this.receiverPath(receiver, r);
       if (path) return path;
-      // A declared or constructed type from outside the repository (`let m = HashMap::new()`, `x: u32`).
-      if (r.receiverType && (this.boundFiles(r.fileId, r.receiverType.split(/\.|::|\\/)[0]) === 'external'
-        || this.receiverPath(r.receiverType, r) === 'external')) return 'external';
     }
-    return this.unknownMember(r.name, spec);
-  }
-
-  /**
-   * A receiver the language reads as a path (`crate::a::b`, `a::Type`, `std::mem`): the named member of
-   * the module it reaches or of the type inside that module; 'external' outside the repository.
-   */
-  private receiverPath(receiver: string, r: RRef): Hit | 'external' | null {
-    const file = this.files.get(r.fileId)!;
-    const resolver = this.resolverFor(file.language);
-    if (!resolver.resolveReceiver) return null;
-    const path = resolver.resolveReceiver(receiver, file.path, (name) => this.boundFiles(r.fileId, name));
-    if (path === null || path === 'external') return path;
-    const files = path.files.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined);
-    if (!files.length || path.rest.length > 1) return null;
-    if (!path.rest.length) {
-      const ids = this.exportedFrom(files, r.name, new Set());
-      return ids.length ? { ids, tier: 'import' } : null;
-    }
-    const types = this.exportedFrom(files, path.rest[0], new Set()).filter((id) => this.isType(id));
-    return types.length ? this.memberOf(types, r.name, false) : null;
+    const held = this.heldMember(receiver, r);
+    if (held) return held;
+    // `System.out.println()`, `path.posix.join()`, `assertThat(x).isEqualTo(y)`: a chain that starts
+    // outside the repository (an external import or a builtin the file does not define);
+    // `x.getClass().getName()`: one that goes through a built-in method.
+    const head = headOf(receiver);
+    if (head && !bound && this.isExternalName(head, r.fileId) && !this.topLevel.get(r.fileId)?.has(head)
+      && !this.resolveType(head, r.fileId, r.symbolId)) return 'external';
+    const lastCall = /(\w+)\((?:[^()]|\([^()]*\))*\)$/.exec(receiver);
+    if (lastCall && this.isBuiltin(lastCall[1], r.fileId)) return 'external';
+    // `list.forEach()`, `re.test()` with an unknown receiver: most likely the built-in, not a same-named method.
+    if (spec.builtinMethods?.has(r.name)) return null;
+    return this.globalMember(r.name) ?? (this.isBuiltin(r.name, r.fileId) ? 'external' : null);
   }
 
   /**
@@ -393,23 +502,22 @@ class Resolver {
    * its package, wildcard imports, then a repository-wide match.
    */
   private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean,
-    bareCall = false, global = true): Hit | null {
+    global = true): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
-    // Functions nested in the calling function come first.
-    const from = this.symbols.get(fromSymbol);
-    if (from && (from.kind === 'function' || from.kind === 'method')) {
-      const ids = this.members.get(fromSymbol)?.get(name)?.filter(accept);
-      if (ids?.length) return { ids, tier: 'local' };
-    }
+    // The definitions around the reference, innermost first: a function's nested definitions (Java's
+    // local classes), then, where members are in scope, each enclosing type and its supertypes.
+    // Nested modules (Rust `mod tests { .. }`) are scopes too; the file's module (no parent) is not.
     for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
-      const parent = this.symbols.get(s.parentId)!;
-      if (parent.parentId === null) break; // the file's module; a nested one (Rust `mod tests`) is a scope
-      if (CONTAINER_KINDS.has(parent.kind) && !(bareCall && spec.bareCallsReachMembers)) continue;
-      const ids = this.members.get(parent.id)?.get(name)?.filter(accept);
+      const container = CONTAINER_KINDS.has(s.kind);
+      if (container && !spec.bareCallsReachMembers) continue;
+      // A member named like its type is a constructor; the name itself means the type, found further out.
+      if (name === s.name) continue;
+      const ids = this.members.get(s.id)?.get(name)?.filter(accept);
       if (ids?.length) return { ids, tier: 'local' };
-      if (CONTAINER_KINDS.has(parent.kind)) {
-        const inherited = this.memberOf([parent.id], name, true);
-        if (inherited) return inherited;
+      if (container) {
+        const inherited = this.memberOf([s.id], name, true);
+        const ok = inherited?.ids.filter((id) => accept(id) && !this.isConstructorLike(id));
+        if (ok?.length) return { ids: ok, tier: inherited!.tier };
       }
     }
     const own = this.topLevel.get(fileId)?.get(name)?.filter(accept);
@@ -430,7 +538,27 @@ class Resolver {
       const ids = this.exportedFrom(scope.wildcards, name, new Set()).filter(accept);
       if (ids.length) return { ids, tier: 'import' };
     }
-    return global ? this.globalName(name, accept) : null;
+    if (scope.memberWildcards.length) {
+      const ids = (this.memberOf(scope.memberWildcards, name, false)?.ids ?? []).filter(accept);
+      if (ids.length) return { ids, tier: 'import' };
+    }
+    if (!global || this.isBuiltin(name, fileId)) return null;
+    return this.globalName(name, accept);
+  }
+
+  /** A member named like the type it belongs to. */
+  private isConstructorLike(id: number): boolean {
+    const s = this.symbols.get(id)!;
+    return s.parentId !== null && this.symbols.get(s.parentId)?.name === s.name;
+  }
+
+  /** Bound to an import from outside the repository, or a language built-in (java.lang, Python's len). */
+  private isExternalName(name: string, fileId: number): boolean {
+    return this.importedFromOutside(name, fileId) || this.isBuiltin(name, fileId);
+  }
+
+  private isBuiltin(name: string, fileId: number): boolean {
+    return !!languageById(this.files.get(fileId)!.language).builtins?.has(name);
   }
 
   /** Top-level definitions of that name anywhere in the repository, if there are few. */
@@ -495,9 +623,49 @@ class Resolver {
     return apart.length ? [...inBody, ...apart] : inBody;
   }
 
-  /** A method call the receiver does not explain: the language's own method, or a name match. */
-  private unknownMember(name: string, spec: LanguageSpec): Hit | 'external' | null {
-    return spec.builtinMethods?.has(name) ? 'external' : this.globalMember(name);
+  /**
+   * A receiver the language reads as a path (`crate::a::b`, `a::Type`, `std::mem`): the named member of
+   * the module it reaches or of the type inside that module; 'external' outside the repository.
+   */
+  private receiverPath(receiver: string, r: RRef): Hit | 'external' | null {
+    const file = this.files.get(r.fileId)!;
+    const resolver = this.resolverFor(file.language);
+    if (!resolver.resolveReceiver) return null;
+    const path = resolver.resolveReceiver(receiver, file.path, (name) => {
+      const b = this.scopeOf(r.fileId).names.get(name);
+      if (b?.kind === 'external') return 'external';
+      return b?.kind === 'module' ? b.files.map((id) => this.files.get(id)!.path) : null;
+    });
+    if (path === null || path === 'external') return path;
+    const files = path.files.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined);
+    if (!files.length || path.rest.length > 1) return null;
+    if (!path.rest.length) {
+      const ids = this.exportedFrom(files, r.name, new Set());
+      return ids.length ? { ids, tier: 'import' } : null;
+    }
+    const types = this.exportedFrom(files, path.rest[0], new Set()).filter((id) => this.isType(id));
+    return types.length ? this.memberOf(types, r.name, false) : null;
+  }
+
+  /**
+   * `helpers.trim()`, `NS.f()`: a member of a constant or a namespace that is in scope at the call
+   * (defined in the file or imported), not of a type.
+   */
+  private heldMember(receiver: string, r: RRef): Hit | null {
+    const holds = (id: number) => HOLDER_KINDS.has(this.symbols.get(id)!.kind) && this.members.has(id);
+    let holders: number[] = [];
+    const path = /^([\w$]+)(?:\.([\w$]+))?$/.exec(receiver);
+    if (!path) return null;
+    if (path[2]) {
+      // `util.helpers.shout()` with `util` an imported module.
+      const head = this.scopeOf(r.fileId).names.get(path[1]);
+      if (head?.kind === 'module') holders = this.exportedFrom(head.files, path[2], new Set()).filter(holds);
+    } else {
+      const hit = this.lookupName(receiver, r.fileId, r.symbolId, holds);
+      if (hit && hit.tier !== 'global') holders = hit.ids;
+    }
+    const ids = holders.flatMap((id) => this.members.get(id)?.get(r.name) ?? []);
+    return ids.length ? { ids, tier: 'member' } : null;
   }
 
   /** Last resort for `x.name()` with an unknown `x`: methods of that name anywhere, if few. */
@@ -508,7 +676,9 @@ class Resolver {
 
   private confidence(hit: Hit, inError: boolean): number {
     let c = CONFIDENCE[hit.tier];
-    if (hit.ids.length > 1) c /= hit.ids.length;
+    // Overloads (one qualified name, several symbols) are one method: which of them is called is
+    // not a doubt about what is called.
+    if (hit.ids.length > 1) c /= new Set(hit.ids.map((id) => this.symbols.get(id)!.qualifiedName)).size;
     if (inError) c *= ERROR_FACTOR;
     return Math.round(c * 1000) / 1000;
   }
@@ -555,6 +725,11 @@ class Resolver {
     target: string | null): void {
     this.edges.push({ src, dst, kind, confidence, line, fileId, target });
   }
+}
+
+/** `System.out` -> `System`, `Map.Entry<K, V>` -> `Map`. */
+function headOf(text: string): string {
+  return text.split(/[.<\[(]|::/)[0].trim();
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

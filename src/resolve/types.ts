@@ -41,6 +41,8 @@ export interface ResolveInput {
   symbols: RSymbol[];
   imports: RImport[];
   refs: RRef[];
+  /** A symbol's signature, read on demand (only return types need it). */
+  signatureOf?: (symbolId: number) => string | null;
 }
 
 /** How a call site was tied to its target, strongest first; the confidence follows from it. */

@@ -43,6 +43,10 @@ export function readMeta(db: Database.Database): Meta {
 
 /** Opens the live index read-only, with the reason and the remedy when that is impossible. */
 export function openReader(root: string): Database.Database {
+  return openReaderOrWriter(root, true);
+}
+
+function openReaderOrWriter(root: string, readonly: boolean): Database.Database {
   const file = currentDbPath(root);
   if (!file) {
     throw new CgError('index_missing', `No index for ${root} yet`, 'Run `cg index` to build it (a few seconds for most repositories).');
@@ -53,8 +57,8 @@ export function openReader(root: string): Database.Database {
   }
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    db.pragma('query_only = ON');
+    db = new Database(file, { readonly, fileMustExist: true });
+    if (readonly) db.pragma('query_only = ON');
   } catch (err) {
     throw new CgError('index_corrupt', `Cannot open the index at ${file}: ${errorMessage(err)}`, 'Run `cg index` to rebuild it.');
   }
@@ -71,6 +75,15 @@ export function openReader(root: string): Database.Database {
       `The index was built with schema version ${version || 'unknown'}; this cg uses version ${SCHEMA_VERSION}`,
       'Run `cg index` to rebuild it; the old index is kept in .codegraph/backups/.');
   }
+  return db;
+}
+
+/** The live index opened for an incremental update (the caller holds the writer lock). */
+export function openWriter(root: string): Database.Database {
+  const db = openReaderOrWriter(root, false);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
   return db;
 }
 

@@ -59,7 +59,9 @@ export function fileOverview(db: Database.Database, root: string, p: string): Fi
     return { ...s, depth: d };
   });
   const edges = importEdgesOfFile(db, row.id);
-  const imports = importsOfFile(db, row.id).map((imp) => {
+  const rows = importsOfFile(db, row.id);
+  // Rows without a module are local export aliases (`export default a`): exports, not imports.
+  const imports = rows.filter((imp) => imp.module).map((imp) => {
     const here = edges.filter((e) => e.line === imp.line);
     return {
       ...imp,
@@ -67,7 +69,7 @@ export function fileOverview(db: Database.Database, root: string, p: string): Fi
       external: here.some((e) => e.dst === null),
     };
   });
-  const reexported = imports.filter((i) => i.reexport).flatMap((i) => i.names.map((n) => n.alias ?? n.name));
+  const reexported = rows.filter((i) => i.reexport).flatMap((i) => i.names.map((n) => n.alias ?? n.name));
   return {
     file: row.path, language: row.language, loc: row.loc, partial: row.partial, errorCount: row.errorCount, isTest: row.isTest,
     warnings: row.warnings,

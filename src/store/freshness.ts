@@ -11,11 +11,13 @@ export interface Freshness {
   generation: number;
   indexedAt: string;
   ageSeconds: number;
-  /** Change-log records not yet applied; null until the change log exists (see README). */
-  pendingChanges: number | null;
+  /** Change-log records (hooks, saves) not yet applied to the index. */
+  pendingChanges: number;
 }
 
-export function freshnessOf(db: Database.Database, head: HeadState, now = Date.now()): Freshness {
+/** `pending` counts change-log records after the index's checkpoint (see changes/log.ts). */
+export function freshnessOf(db: Database.Database, head: HeadState, pending: (checkpoint: number) => number,
+  now = Date.now()): Freshness {
   const meta = readMeta(db);
   const indexedCommit = meta.indexed_commit || null;
   const headCommit = head.kind === 'commit' ? head.commit : null;
@@ -26,6 +28,6 @@ export function freshnessOf(db: Database.Database, head: HeadState, now = Date.n
     generation: Number(meta.generation ?? 0),
     indexedAt: meta.indexed_at ?? '',
     ageSeconds: meta.indexed_at ? Math.max(0, Math.round((now - Date.parse(meta.indexed_at)) / 1000)) : 0,
-    pendingChanges: null,
+    pendingChanges: pending(Number(meta.changelog_offset ?? 0)),
   };
 }

@@ -21,5 +21,7 @@ export function loadResolveInput(db: Database.Database): ResolveInput {
     .map(([fileId, symbolId, kind, name, receiver, receiverType, line, inError]): RRef => ({
       fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1,
     }));
-  return { files, symbols, imports, refs };
+  const signature = db.prepare('SELECT signature FROM symbols WHERE id = ?').pluck();
+  const signatureOf = (id: number) => (signature.get(id) as string | undefined) ?? null;
+  return { files, symbols, imports, refs, signatureOf };
 }

@@ -26,7 +26,7 @@ export function symbolIdBase(fileId: number): number {
 export class IndexWriter {
   private readonly stmt;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.stmt = {
       file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -44,30 +44,35 @@ export class IndexWriter {
     };
   }
 
-  /** Stores one file's extraction: the file row, its symbols with contains edges, imports and refs. */
-  addFile(o: IndexedOutcome, fileId: number): void {
+  /**
+   * Stores one file's extraction: the file row, its symbols with contains edges, imports and refs.
+   * `ids` gives each symbol's id when an update keeps the ids of symbols that did not change;
+   * otherwise ids follow from the file id and the symbol's position.
+   */
+  addFile(o: IndexedOutcome, fileId: number, ids?: number[]): void {
     const x = o.extract;
-    const base = symbolIdBase(fileId);
     if (x.symbols.length >= SYMBOLS_PER_FILE) throw new Error(`${x.path} has more than ${SYMBOLS_PER_FILE - 1} symbols`);
+    const base = symbolIdBase(fileId);
+    const id = ids ? (i: number) => ids[i] : (i: number) => base + i;
     this.stmt.file.run(fileId, x.path, x.language, o.hash, o.size, x.loc, +x.partial, x.errorCount, +x.isTest,
       o.warnings.length ? JSON.stringify(o.warnings) : null);
     x.symbols.forEach((s, i) => {
-      const parent = s.parent >= 0 ? base + s.parent : null;
-      this.stmt.symbol.run(base + i, fileId, parent, s.name, s.qualifiedName, s.kind, s.startLine, s.endLine, s.signature,
+      const parent = s.parent >= 0 ? id(s.parent) : null;
+      this.stmt.symbol.run(id(i), fileId, parent, s.name, s.qualifiedName, s.kind, s.startLine, s.endLine, s.signature,
         s.doc, JSON.stringify(s.params), s.visibility, +s.isAsync, +s.isStatic, JSON.stringify(s.mutates),
         JSON.stringify(s.annotations), +s.exported, +s.isTest, +s.inError);
-      if (parent !== null) this.stmt.edge.run(parent, base + i, 'contains', 1, s.startLine, fileId, null);
+      if (parent !== null) this.stmt.edge.run(parent, id(i), 'contains', 1, s.startLine, fileId, null);
     });
     for (const imp of x.imports) {
       this.stmt.importRow.run(fileId, imp.module, JSON.stringify(imp.names), imp.alias ?? null, +!!imp.wildcard,
         +!!imp.reexport, imp.line, +imp.inError);
     }
     for (const c of x.calls) {
-      this.stmt.ref.run(fileId, base + c.caller, 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
+      this.stmt.ref.run(fileId, id(c.caller), 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
     }
     for (const h of x.inherits) {
       // An inherit ref's receiver column holds the subtype's name when another file declares it.
-      this.stmt.ref.run(fileId, base + h.symbol, h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError);
+      this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError);
     }
   }
 
@@ -78,6 +83,27 @@ export class IndexWriter {
   addSkippedOutcome(o: SkippedOutcome): void {
     this.addSkipped(o.path, o.reason, o.detail, false, o.language);
     for (const s of o.secrets ?? []) this.stmt.secret.run(o.path, s.rule, s.line, s.fingerprint);
+  }
+
+  /** Removes everything stored for a file (rows, its edges, its skip and secret records). */
+  removeFile(fileId: number, path: string): void {
+    for (const table of ['symbols', 'refs', 'imports', 'edges']) {
+      this.db.prepare(`DELETE FROM ${table} WHERE file_id = ?`).run(fileId);
+    }
+    this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
+    this.forgetPath(path);
+  }
+
+  /** Drops a path's skip reason and secret findings (before it is recorded afresh). */
+  forgetPath(path: string): void {
+    this.db.prepare('DELETE FROM skipped WHERE path = ?').run(path);
+    this.db.prepare('DELETE FROM secret_findings WHERE path = ?').run(path);
+  }
+
+  /** Replaces every resolved edge (all kinds but contains, which belong to their file's rows). */
+  replaceResolvedEdges(edges: EdgeRow[]): void {
+    this.db.prepare("DELETE FROM edges WHERE kind != 'contains'").run();
+    this.addEdges(edges);
   }
 
   addEdges(edges: EdgeRow[]): void {

@@ -1,0 +1,46 @@
+#!/bin/sh
+# CodeGrapher git hook: appends one durable record to the change log and starts the applier in the
+# background. It never parses code and returns in milliseconds; `cg hooks install` puts small stubs
+# that call this script into the repository's hooks directory.
+#
+# usage: cg-hook.sh <post-commit|post-merge|post-checkout|post-rewrite> [git's hook arguments]
+# env:   CG_NODE, CG_BIN  the node binary and bin/cg.js, written into the stubs at install time
+
+event="$1"
+[ $# -gt 0 ] && shift
+# Git runs hooks from the top of the working tree.
+cgdir="$PWD/.codegraph"
+if [ ! -d "$cgdir" ]; then
+  echo "cg: no index in $PWD, so this $event was not recorded; run \`cg index\` (or \`cg hooks uninstall\`)" >&2
+  exit 0
+fi
+
+head=$(git rev-parse -q --verify HEAD 2>/dev/null)
+case "$event" in
+  post-checkout) extra=$(printf ',"from":"%s","to":"%s","flag":"%s"' "$1" "$2" "$3") ;;
+  post-merge|post-rewrite) extra=$(printf ',"flag":"%s"' "$1") ;;
+  *) extra='' ;;
+esac
+rec=$(printf '{"v":1,"event":"%s","head":"%s"%s,"at":%s}' "$event" "$head" "$extra" "$(date +%s)")
+sum=$(printf '%s' "$rec" | cksum)
+
+mkdir -p "$cgdir/wal" || exit 0
+log="$cgdir/wal/changes.log"
+# A writer that died mid-line leaves a torn record: end it so ours starts on a line of its own.
+if [ -s "$log" ] && [ -n "$(tail -c 1 "$log")" ]; then printf '\n' >> "$log"; fi
+printf 'CG1 %s %s\n' "$sum" "$rec" >> "$log" || exit 0
+# Durable before the hook returns (promise 2).
+sync "$log" 2>/dev/null || sync
+
+# Start the applier unless one is running (it re-reads the log before it exits) or the user turned
+# automatic applying off ("hooks": {"autoApply": false} in .codegraph/config.json).
+if grep -q '"autoApply"[[:space:]]*:[[:space:]]*false' "$cgdir/config.json" 2>/dev/null; then exit 0; fi
+lock="$cgdir/writer.lock"
+if [ -f "$lock" ]; then
+  pid=$(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' "$lock" 2>/dev/null)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then exit 0; fi
+fi
+if [ -n "$CG_NODE" ] && [ -f "$CG_BIN" ]; then
+  nohup "$CG_NODE" "$CG_BIN" update --background >/dev/null 2>&1 &
+fi
+exit 0

@@ -1,0 +1,28 @@
+; Imports and re-exports, turned into import specs by parseImport in src/lang/js-family.ts.
+(import_statement) @import
+(export_statement source: (_)) @import
+
+; Local export aliases: `export { a as b }`, `export default a`, `export default class A`.
+(export_statement !source (export_clause)) @import
+(export_statement "default" value: (identifier)) @import
+(export_statement "default" declaration: (_)) @import
+
+; `require('x')` wherever it is written; parseImport reads what it is bound to.
+(call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string))
+  (#eq? @_require "require")) @import
+
+; `import('x')`
+(call_expression function: (import) arguments: (arguments . (string))) @import
+
+; `module.exports = x`, `exports.a = b`: local names exported under another name.
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")) @import
+
+(assignment_expression
+  left: (member_expression object: (identifier) @_exports)
+  right: (identifier)
+  (#eq? @_exports "exports")) @import

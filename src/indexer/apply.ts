@@ -1,0 +1,230 @@
+import type Database from 'better-sqlite3';
+import { loadConfig, type Config } from '../config/config.js';
+import { readLog, type LogProblem, type LogRead } from '../changes/log.js';
+import { changedBetween } from '../repo/git.js';
+import { classifyPath, walkRepo } from '../repo/walk.js';
+import { resolveAll } from '../resolve/resolver.js';
+import { openWriter, readMeta, type Meta } from '../store/db.js';
+import { loadResolveInput } from '../store/load.js';
+import { IndexWriter, SYMBOLS_PER_FILE, symbolIdBase } from '../store/writer.js';
+import type { FileOutcome, IndexedOutcome } from '../extract/types.js';
+import { fileHash } from '../extract/process.js';
+import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress } from './build.js';
+import { extractAll } from './extract-pool.js';
+import { captureState, stateMeta, type RepoState } from './state.js';
+
+/** Above this share of the repository's files, a rebuild is cheaper than an update. */
+const REBUILD_SHARE = 0.3;
+const REBUILD_MIN_FILES = 200;
+/** Files whose change alters which files are indexed at all. */
+const RULE_FILES = /(^|\/)(\.gitignore|\.cgignore)$/;
+
+export interface ApplySummary {
+  mode: 'none' | 'incremental' | 'rebuild';
+  /** Why a rebuild was chosen, or why everything was rescanned. */
+  reason: string | null;
+  records: number;
+  problems: LogProblem[];
+  added: number;
+  modified: number;
+  deleted: number;
+  /** Candidate paths found unchanged (a replayed record, an edit undone). */
+  unchanged: number;
+  generation: number;
+  commit: string | null;
+  /** Change-log offset the index now reflects; records after it are pending. */
+  checkpoint: number;
+  durationMs: number;
+}
+
+interface Plan {
+  /** Paths to re-check; null means every file (a rescan). */
+  paths: Set<string> | null;
+  rebuild: string | null;
+  rescan: string | null;
+}
+
+/**
+ * Brings the live index up to date with the working tree, in one transaction that becomes the next
+ * generation, then moves the change-log checkpoint in the same transaction. The caller holds the
+ * writer lock. Change-log records only narrow which paths to look at: every candidate is compared
+ * with the index by content hash, so replaying records, or running after a crash, converges.
+ */
+export async function applyLocked(root: string, onProgress: (p: BuildProgress) => void = () => {}): Promise<ApplySummary> {
+  const started = performance.now();
+  const config = loadConfig(root);
+  const db = openWriter(root);
+  let closed = false;
+  try {
+    const meta = readMeta(db);
+    const log = readLog(root, Number(meta.changelog_offset ?? 0));
+    const state = captureState(root, config, Number(meta.changelog_offset ?? 0));
+    state.logEnd = log.end; // records after what was read are applied next time
+    const plan = planCandidates(root, meta, log, state);
+    const base = {
+      records: log.entries.length, problems: log.problems, added: 0, modified: 0, deleted: 0, unchanged: 0,
+      commit: state.head.kind === 'commit' ? state.head.commit : null, checkpoint: log.end,
+    };
+    const fileCount = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number);
+    const tooMany = plan.paths && plan.paths.size > Math.max(REBUILD_MIN_FILES, fileCount * REBUILD_SHARE)
+      ? `${plan.paths.size} changed paths` : null;
+    const rebuildReason = plan.rebuild ?? tooMany;
+    if (rebuildReason) {
+      db.close();
+      closed = true;
+      const built = await buildLocked(root, config, onProgress);
+      return { ...base, mode: 'rebuild', reason: rebuildReason, added: built.files, generation: generationOf(root),
+        durationMs: Math.round(performance.now() - started) };
+    }
+    const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress);
+    return { ...base, ...result, mode: result.added + result.modified + result.deleted || log.entries.length ? 'incremental' : 'none',
+      reason: plan.rescan, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    if (!closed) db.close();
+  }
+}
+
+function generationOf(root: string): number {
+  const db = openWriter(root);
+  try {
+    return Number(readMeta(db).generation ?? 0);
+  } finally {
+    db.close();
+  }
+}
+
+/** Which paths may differ from the index, from git and the change log; or why to rescan or rebuild. */
+function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState): Plan {
+  if (meta.config_hash !== state.configHash) return { paths: null, rebuild: 'the configuration or the secrets allowlist changed', rescan: null };
+  const paths = new Set<string>();
+  for (const e of log.entries) for (const p of e.record.paths ?? []) paths.add(p);
+  const rescan = (why: string): Plan => ({ paths: null, rebuild: null, rescan: why });
+  if (log.problems.length) return rescan(`${log.problems.length} unreadable change-log record(s)`);
+  if (state.head.kind !== 'commit' || meta.head_state !== 'commit' || state.dirty === null) {
+    return rescan('no git commit to compare with');
+  }
+  if (!meta.dirty_paths) return rescan('the previous working-tree state was not recorded');
+  for (const p of JSON.parse(meta.dirty_paths) as string[]) paths.add(p);
+  for (const p of state.dirty) paths.add(p);
+  if (meta.indexed_commit !== state.head.commit) {
+    const changed = changedBetween(root, meta.indexed_commit, state.head.commit);
+    if (!changed) return rescan(`commit ${meta.indexed_commit.slice(0, 10)} is no longer in the repository`);
+    for (const p of changed) paths.add(p);
+  }
+  for (const p of paths) {
+    if (RULE_FILES.test(p)) return { paths: null, rebuild: `${p} changed`, rescan: null };
+  }
+  return { paths, rebuild: null, rescan: null };
+}
+
+interface Counts {
+  added: number;
+  modified: number;
+  deleted: number;
+  unchanged: number;
+  generation: number;
+}
+
+async function applyIncremental(root: string, db: Database.Database, config: Config, meta: Meta, state: RepoState,
+  candidates: Set<string> | null, onProgress: (p: BuildProgress) => void): Promise<Counts> {
+  const indexed = new Map((db.prepare('SELECT path, id, hash FROM files').raw().all() as [string, number, string][])
+    .map(([path, id, hash]) => [path, { id, hash }]));
+  const wopts = walkOptions(config);
+  let paths: Set<string>;
+  if (candidates) paths = candidates;
+  else {
+    // A rescan: everything on disk and everything indexed or recorded as skipped.
+    paths = new Set([...walkRepo(root, wopts).files.map((f) => f.path), ...indexed.keys(),
+      ...(db.prepare('SELECT path FROM skipped WHERE is_dir = 0').pluck().all() as string[])]);
+  }
+
+  const jobs: { path: string; language: string; size: number }[] = [];
+  const removals: string[] = [];
+  const walkSkips: { path: string; reason: string; detail: string | null; language: string | null }[] = [];
+  let unchanged = 0;
+  for (const p of [...paths].sort()) {
+    const cls = classifyPath(root, p, wopts);
+    const old = indexed.get(p);
+    if (cls.kind === 'file') {
+      if (old && old.hash === fileHash(root, p)) unchanged++;
+      else jobs.push({ path: p, language: cls.language, size: cls.size });
+    } else {
+      if (old) removals.push(p);
+      if (cls.kind === 'skip') walkSkips.push({ path: p, reason: cls.reason, detail: cls.detail ?? null, language: wopts.languageOf(p) });
+      else if (!old) walkSkips.push({ path: p, reason: '', detail: null, language: null }); // forget stale skip rows
+    }
+  }
+
+  const outcomes: FileOutcome[] = [];
+  onProgress({ phase: 'parse', done: 0, total: jobs.length });
+  await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {
+    outcomes.push(...batch);
+    onProgress({ phase: 'parse', done: outcomes.length, total: jobs.length });
+  });
+  outcomes.sort((a, b) => (a.path < b.path ? -1 : 1));
+
+  const writer = new IndexWriter(db);
+  const counts: Counts = { added: 0, modified: 0, deleted: removals.length, unchanged, generation: Number(meta.generation ?? 0) + 1 };
+  onProgress({ phase: 'write', done: 0, total: 1 });
+  db.transaction(() => {
+    let nextFileId = (db.prepare('SELECT COALESCE(MAX(id), 0) FROM files').pluck().get() as number) + 1;
+    for (const p of removals) writer.removeFile(indexed.get(p)!.id, p);
+    for (const s of walkSkips) {
+      writer.forgetPath(s.path);
+      if (s.reason) writer.addSkipped(s.path, s.reason, s.detail, false, s.language);
+    }
+    for (const o of outcomes) {
+      const old = indexed.get(o.path);
+      if (o.status === 'indexed' && o.extract.symbols.length < SYMBOLS_PER_FILE) {
+        const fileId = old?.id ?? nextFileId++;
+        const ids = old ? keptIds(db, old.id, o) : undefined;
+        if (old) writer.removeFile(old.id, o.path);
+        else writer.forgetPath(o.path);
+        writer.addFile(o, fileId, ids);
+        if (old) counts.modified++;
+        else counts.added++;
+      } else {
+        if (old) {
+          writer.removeFile(old.id, o.path);
+          counts.deleted++;
+        } else writer.forgetPath(o.path);
+        if (o.status === 'skipped') writer.addSkippedOutcome(o);
+        else writer.addSkipped(o.path, 'too_many_symbols', `${o.extract.symbols.length} symbols`, false, o.extract.language);
+      }
+    }
+    onProgress({ phase: 'resolve', done: 0, total: 1 });
+    const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
+    const resolved = resolveAll(loadResolveInput(db), repoView(root, files));
+    writer.replaceResolvedEdges(resolved.edges);
+    writer.setMeta({
+      ...stateMeta(state),
+      generation: counts.generation,
+      indexed_at: new Date().toISOString(),
+      call_stats: JSON.stringify(resolved.calls),
+      import_stats: JSON.stringify(resolved.imports),
+    });
+  })();
+  return counts;
+}
+
+/**
+ * Ids for a changed file's new symbols: a symbol with the same kind and qualified name as before
+ * (the n-th of that name, for overloads) keeps its id, so what is attached to it survives the edit;
+ * new symbols get unused ids of the file. Null when the file's id space is exhausted (renumber).
+ */
+function keptIds(db: Database.Database, fileId: number, o: IndexedOutcome): number[] | undefined {
+  const old = db.prepare('SELECT id, kind, qualified_name FROM symbols WHERE file_id = ? ORDER BY id').raw().all(fileId) as
+    [number, string, string][];
+  const byKey = new Map<string, number[]>();
+  for (const [id, kind, qn] of old) {
+    const k = `${kind}\0${qn}`;
+    byKey.set(k, [...(byKey.get(k) ?? []), id]);
+  }
+  const base = symbolIdBase(fileId);
+  let next = Math.max(base - 1, ...old.map(([id]) => id)) + 1;
+  const ids = o.extract.symbols.map((s) => {
+    const reuse = byKey.get(`${s.kind}\0${s.qualifiedName}`)?.shift();
+    return reuse ?? next++;
+  });
+  return next - base < SYMBOLS_PER_FILE ? ids : undefined;
+}

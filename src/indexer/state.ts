@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config/config.js';
+import { readLog } from '../changes/log.js';
+import { dirtyPaths, headState, type HeadState } from '../repo/git.js';
+
+/**
+ * What an index reflects, recorded in its meta table so the next update knows where to start:
+ * the commit, the working-tree paths that differed from it, how far the change log was read, and the
+ * configuration it was built with.
+ */
+export interface RepoState {
+  head: HeadState;
+  /** Paths differing from HEAD when the state was taken; null outside git. */
+  dirty: string[] | null;
+  /** Change-log offset just past the last complete record at that moment. */
+  logEnd: number;
+  configHash: string;
+}
+
+/** More dirty paths than this are not worth remembering: the next update rescans instead. */
+const MAX_DIRTY = 20_000;
+
+export function captureState(root: string, config: Config, logFrom: number): RepoState {
+  // Read the log first: records appended after this point describe changes this state may miss.
+  const logEnd = readLog(root, logFrom).end;
+  return { head: headState(root), dirty: dirtyPaths(root), logEnd, configHash: configHash(root, config) };
+}
+
+/** Configuration and allowlist: a change to either can change every file's outcome. */
+export function configHash(root: string, config: Config): string {
+  let allow = '';
+  try {
+    allow = fs.readFileSync(path.join(root, config.secrets.allowlistFile), 'utf8');
+  } catch {
+    /* no allowlist */
+  }
+  return createHash('sha256').update(JSON.stringify(config)).update('\0').update(allow).digest('hex').slice(0, 16);
+}
+
+export function stateMeta(state: RepoState): Record<string, string | number> {
+  const dirty = state.dirty && state.dirty.length <= MAX_DIRTY ? JSON.stringify(state.dirty) : '';
+  return {
+    indexed_commit: state.head.kind === 'commit' ? state.head.commit : '',
+    indexed_branch: state.head.kind === 'commit' || state.head.kind === 'unborn' ? state.head.branch ?? '' : '',
+    head_state: state.head.kind,
+    dirty_paths: dirty,
+    changelog_offset: state.logEnd,
+    config_hash: state.configHash,
+  };
+}

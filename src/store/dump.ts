@@ -1,0 +1,42 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * The index's content without its internal ids: every row keyed by paths and qualified names, sorted.
+ * Two indexes of the same tree are equal exactly when their dumps are, however each was built
+ * (a full build, or any sequence of incremental updates).
+ */
+export interface IndexDump {
+  files: unknown[][];
+  symbols: unknown[][];
+  imports: unknown[][];
+  refs: unknown[][];
+  edges: unknown[][];
+  skipped: unknown[][];
+  secrets: unknown[][];
+}
+
+export function dumpIndex(db: Database.Database): IndexDump {
+  const rows = (sql: string) => (db.prepare(sql).raw().all() as unknown[][]).map((r) => r.map((v) => v ?? null));
+  const sorted = (xs: unknown[][]) => xs.map((x) => JSON.stringify(x)).sort().map((x) => JSON.parse(x) as unknown[]);
+  // A symbol's key: file, qualified name, kind, start line (unique within a file).
+  const key = (alias: string, fileAlias: string) =>
+    `${fileAlias}.path || ':' || ${alias}.qualified_name || ':' || ${alias}.kind || ':' || ${alias}.start_line`;
+  return {
+    files: sorted(rows('SELECT path, language, hash, size, loc, partial, error_count, is_test, warnings FROM files')),
+    symbols: sorted(rows(`SELECT ${key('s', 'f')}, s.name, s.signature, s.doc, s.params, s.visibility, s.is_async,
+        s.is_static, s.mutates, s.annotations, s.exported, s.is_test, s.in_error, s.end_line,
+        CASE WHEN p.id IS NULL THEN NULL ELSE ${key('p', 'pf')} END
+      FROM symbols s JOIN files f ON f.id = s.file_id
+      LEFT JOIN symbols p ON p.id = s.parent_id LEFT JOIN files pf ON pf.id = p.file_id`)),
+    imports: sorted(rows(`SELECT f.path, i.module, i.names, i.alias, i.wildcard, i.reexport, i.line, i.in_error
+      FROM imports i JOIN files f ON f.id = i.file_id`)),
+    refs: sorted(rows(`SELECT f.path, ${key('s', 'sf')}, r.kind, r.name, r.receiver, r.receiver_type, r.line, r.in_error
+      FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols s ON s.id = r.symbol_id JOIN files sf ON sf.id = s.file_id`)),
+    edges: sorted(rows(`SELECT ${key('s', 'sf')}, CASE WHEN d.id IS NULL THEN NULL ELSE ${key('d', 'df')} END, e.kind,
+        e.confidence, e.line, f.path, e.target
+      FROM edges e JOIN symbols s ON s.id = e.src_id JOIN files sf ON sf.id = s.file_id
+      LEFT JOIN symbols d ON d.id = e.dst_id LEFT JOIN files df ON df.id = d.file_id JOIN files f ON f.id = e.file_id`)),
+    skipped: sorted(rows('SELECT path, reason, detail, language FROM skipped WHERE is_dir = 0')),
+    secrets: sorted(rows('SELECT path, rule, line, fingerprint FROM secret_findings')),
+  };
+}

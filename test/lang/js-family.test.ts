@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { JsImportResolver, isTestFile, moduleName, parseJsonc } from '../../src/lang/js-family.js';
+import { languageForFile } from '../../src/lang/registry.js';
+import type { ImportSpec, RepoView } from '../../src/lang/types.js';
+
+/** A repository made of the given files; `text` holds the configuration files the resolver reads. */
+function repo(files: string[], text: Record<string, string> = {}): RepoView {
+  return { root: '/r', files: new Set(files), readText: (p) => text[p] ?? null };
+}
+const spec = (module: string): ImportSpec => ({ module, names: [], line: 1 });
+
+describe('JavaScript/TypeScript file roles', () => {
+  it('picks the language by extension; .d.ts files are TypeScript', () => {
+    expect(['a.ts', 'a.d.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.jsx', 'a.mjs', 'a.cjs'].map((f) => languageForFile(f)?.id))
+      .toEqual(['typescript', 'typescript', 'typescript', 'typescript', 'tsx', 'javascript', 'javascript', 'javascript', 'javascript']);
+  });
+
+  it('names modules by path without extension', () => {
+    expect(moduleName('src/util/index.ts')).toBe('src/util/index');
+    expect(moduleName('types/api.d.ts')).toBe('types/api');
+    expect(moduleName('lib/a.test.mjs')).toBe('lib/a.test');
+  });
+
+  it('recognises test files by name and folder', () => {
+    for (const f of ['a.test.ts', 'src/a.spec.tsx', 'types/a.test-d.ts', 'src/__tests__/a.ts', 'test/a.js', 'tests/a.mjs', 'e2e/app.e2e-spec.ts']) {
+      expect(isTestFile(f), f).toBe(true);
+    }
+    for (const f of ['src/testing.ts', 'src/latest.ts', 'src/contest/a.ts', 'src/spec.ts']) expect(isTestFile(f), f).toBe(false);
+  });
+
+  it('reads tsconfig files with comments and trailing commas', () => {
+    expect(parseJsonc('{ // c\n "a": "x//y", /* b */ "b": [1, 2,], }')).toEqual({ a: 'x//y', b: [1, 2] });
+    expect(parseJsonc('{ broken')).toBeNull();
+  });
+});
+
+describe('JsImportResolver', () => {
+  it('probes extensions, index files and the .js -> .ts convention; .d.ts last', () => {
+    const r = new JsImportResolver(repo(['src/a.ts', 'src/b/index.tsx', 'src/c.mts', 'src/d.js', 'src/d.d.ts', 'src/e.d.ts']));
+    expect(r.resolveModule(spec('./a'), 'src/x.ts')).toEqual(['src/a.ts']);
+    expect(r.resolveModule(spec('./a.js'), 'src/x.ts')).toEqual(['src/a.ts']);
+    expect(r.resolveModule(spec('./b'), 'src/x.ts')).toEqual(['src/b/index.tsx']);
+    expect(r.resolveModule(spec('./c.mjs'), 'src/x.ts')).toEqual(['src/c.mts']);
+    expect(r.resolveModule(spec('./d'), 'src/x.ts')).toEqual(['src/d.js']); // the code, not its declarations
+    expect(r.resolveModule(spec('./e'), 'src/x.ts')).toEqual(['src/e.d.ts']);
+    expect(r.resolveModule(spec('../../outside'), 'src/x.ts')).toBeNull();
+    expect(r.resolveModule(spec('./missing'), 'src/x.ts')).toBeNull();
+  });
+
+  it('maps workspace packages to their source through exports, module or main, and subpaths', () => {
+    const r = new JsImportResolver(repo(
+      ['packages/core/src/index.ts', 'packages/core/src/sub/thing.ts', 'packages/cjs/lib/main.js', 'apps/web/src/app.ts'],
+      {
+        'packages/core/package.json': JSON.stringify({
+          name: '@acme/core', exports: { '.': { import: { types: './dist/index.d.mts', default: './dist/index.mjs' } } },
+        }),
+        'packages/cjs/package.json': JSON.stringify({ name: 'cjs-lib', main: 'lib/main.js' }),
+      },
+    ));
+    expect(r.resolveModule(spec('@acme/core'), 'apps/web/src/app.ts')).toEqual(['packages/core/src/index.ts']);
+    expect(r.resolveModule(spec('@acme/core/sub/thing'), 'apps/web/src/app.ts')).toEqual(['packages/core/src/sub/thing.ts']);
+    expect(r.resolveModule(spec('cjs-lib'), 'apps/web/src/app.ts')).toEqual(['packages/cjs/lib/main.js']);
+    expect(r.resolveModule(spec('react'), 'apps/web/src/app.ts')).toBeNull();
+    expect(r.resolveModule(spec('node:fs'), 'apps/web/src/app.ts')).toBeNull();
+  });
+
+  it('follows tsconfig paths and baseUrl of the nearest tsconfig, through a relative extends', () => {
+    const plain = new JsImportResolver(repo(['web/src/db.ts', 'web/main.ts'],
+      { 'web/tsconfig.json': '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }' }));
+    expect(plain.resolveModule(spec('@/db'), 'web/main.ts')).toEqual(['web/src/db.ts']); // relative to the config
+    const r = new JsImportResolver(repo(
+      ['app/src/lib/db.ts', 'app/src/ui/button.tsx', 'app/src/main.ts', 'other/x.ts'],
+      {
+        'tsconfig.base.json': '{ "compilerOptions": { "paths": { "~db": ["lib/db.ts"] } } }',
+        'app/tsconfig.json': '{ "extends": "../tsconfig.base.json", "compilerOptions": { "baseUrl": "src" } }',
+      },
+    ));
+    expect(r.resolveModule(spec('ui/button'), 'app/src/main.ts')).toEqual(['app/src/ui/button.tsx']); // baseUrl
+    // Inherited paths resolve against the extending config's baseUrl, as tsc does.
+    expect(r.resolveModule(spec('~db'), 'app/src/main.ts')).toEqual(['app/src/lib/db.ts']);
+    expect(r.resolveModule(spec('ui/button'), 'other/x.ts')).toBeNull(); // app/tsconfig.json is not other's
+  });
+
+  it('binds a default import to the module itself when it has no default export (CommonJS)', () => {
+    const r = new JsImportResolver(repo(['a.js', 'b.js']));
+    expect(r.resolveMember(spec('./a'), 'default', 'b.js')).toEqual(['a.js']);
+    expect(r.resolveMember(spec('./a'), 'other', 'b.js')).toBeNull();
+  });
+});
