@@ -64,6 +64,15 @@
   (#match? @binding.type "^[A-Z]")
   (#not-match? @binding.type "^(Some|Ok|Err)$"))
 
+; What a function call returns (the function's declared result type, via the entry's returnType):
+; `let rt = runtime();`, `let c = connect(addr)?;`.
+(let_declaration
+  !type
+  pattern: (identifier) @binding.name
+  value: [(call_expression function: (identifier) @binding.call)
+          (try_expression (call_expression function: (identifier) @binding.call))]
+  (#match? @binding.call "^[a-z_]"))
+
 ; A constructor call used directly as a receiver: `Usage::new(cmd).render()`.
 (field_expression
   value: (call_expression

@@ -526,6 +526,33 @@ function isDocComment(text: string): boolean {
   return /^\/\/\/(?!\/)/.test(text) || /^\/\*\*(?![*/])/.test(text);
 }
 
+/**
+ * `fn rt() -> Runtime` returns a Runtime; `-> Result<Client, Error>`, `-> Option<T>`, `-> Box<T>` are
+ * read as what they hold, the value a caller goes on with (`let c = connect()?; c.send()`).
+ */
+function returnType(signature: string): string | null {
+  const m = /\)\s*->\s*(.+?)(\s+where\s.*)?$/.exec(signature);
+  if (!m) return null;
+  let type = m[1].trim();
+  for (let i = 0; i < 3; i++) {
+    const wrapped = /^(?:\w+::)*(Result|Option|Box|Rc|Arc)\s*<(.+)>$/.exec(type);
+    if (!wrapped) break;
+    type = firstTypeArgument(wrapped[2]);
+  }
+  return type === 'Self' || type === '()' ? null : type;
+}
+
+/** `Client, Error` -> `Client`; `HashMap<K, V>, E` -> `HashMap<K, V>`. */
+function firstTypeArgument(args: string): string {
+  let depth = 0;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '<' || args[i] === '(' || args[i] === '[') depth++;
+    else if (args[i] === '>' || args[i] === ')' || args[i] === ']') depth--;
+    else if (args[i] === ',' && depth === 0) return args.slice(0, i).trim();
+  }
+  return args.trim();
+}
+
 /** The directory of the package a file belongs to: impls anywhere in it can extend its types. */
 function implScopeKey(path: string): string {
   const segs = path.split('/');
@@ -545,6 +572,7 @@ export const rust: LanguageSpec = {
   selfNames: ['self', 'Self'],
   builtins: BUILTINS,
   builtinMethods: BUILTIN_METHODS,
+  returnType,
   // `super::f()` names the parent module, never a supertype's method.
   superReceiver: /(?!)/,
   isDocComment,
