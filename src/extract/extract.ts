@@ -32,16 +32,18 @@ const MAX_EMBED_DEPTH = 3;
 
 /** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
 export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
-  const tree = lang.parser.parse(source);
+  const text = preprocessed(lang, source);
+  const tree = lang.parser.parse(text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   const embedded: Tree[] = [];
   const parsedAgain: (Range & { tree: Tree })[] = [];
   try {
+    // Signatures quote the file as written; the rewrite keeps offsets, so the tree's positions fit both.
     // Code the grammar saw only as tokens (Rust's `cfg_rt! { pub fn f() {} }`) is parsed again on its own.
     for (let root = tree.rootNode, depth = 0; lang.spec.embeddedRanges && depth < MAX_EMBED_DEPTH; depth++) {
       const includedRanges = lang.spec.embeddedRanges(root);
       if (!includedRanges.length) break;
-      const next = lang.parser.parse(source, null, { includedRanges });
+      const next = lang.parser.parse(text, null, { includedRanges });
       if (!next) break;
       embedded.push(next);
       for (const r of includedRanges) parsedAgain.push({ start: r.startIndex, end: r.endIndex, tree: root.tree });
@@ -54,6 +56,12 @@ export function extractSource(lang: LoadedLanguage, path: string, source: string
   }
 }
 
+/** The language's rewrite of the text, used only when it keeps every offset (positions must stay true). */
+function preprocessed(lang: LoadedLanguage, source: string): string {
+  const text = lang.spec.preprocess?.(source);
+  return text !== undefined && text.length === source.length ? text : source;
+}
+
 class FileExtractor {
   private readonly spec;
   private readonly errors: Range[] = [];
@@ -64,7 +72,7 @@ class FileExtractor {
   private readonly ranges: Range[] = [];
   /** Index of the symbol whose range encloses each symbol (containment, not logical parent). */
   private readonly rangeParent: number[] = [];
-  /** Blocks that add members to a type declared elsewhere (impls, extensions), with that type's name. */
+  /** Blocks that add members to a type declared elsewhere (extensions, impls), with that type's name. */
   private readonly scopeRanges: (Range & { typeName: string })[] = [];
   private readonly isTestFile: boolean;
 
@@ -114,7 +122,8 @@ class FileExtractor {
         d.params ??= caps.params?.[0] ?? null;
         d.body ??= caps.body?.[0] ?? null;
         d.receiver ??= caps.receiver?.[0] ?? null;
-        if (caps.param && !d.paramList.length) d.paramList = caps.param;
+        // Grammars without a parameter-list node may give each parameter its own match.
+        for (const p of caps.param ?? []) if (!d.paramList.some((q) => q.id === p.id)) d.paramList.push(p);
         defs.set(node.id, d);
       } else if (caps.call) {
         const name = caps['call.name']?.[0];
@@ -257,6 +266,7 @@ class FileExtractor {
 
       const modifiers = this.modifiers(d.node, d.name!);
       if (this.isAsyncValue(d)) modifiers.add('async');
+      for (const m of this.spec.definitionModifiers?.(d.node) ?? []) modifiers.add(m);
       const comments = d.doc ? null : this.docComments(d);
       const annotations = this.annotations(d.node, d.name!, comments);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
@@ -471,7 +481,9 @@ class FileExtractor {
   }
 
   private params(d: DefMatch): string[] {
-    const nodes = d.paramList.length ? d.paramList : d.params ? d.params.namedChildren.filter((n): n is Node => !!n) : [];
+    const nodes = d.paramList.length
+      ? [...d.paramList].sort((a, b) => a.startIndex - b.startIndex)
+      : d.params ? d.params.namedChildren.filter((n): n is Node => !!n) : [];
     return nodes.filter((n) => !this.spec.commentTypes.includes(n.type)).map((n) => collapse(n.text, 80));
   }
 
@@ -518,23 +530,20 @@ class FileExtractor {
   }
 
   private isSelfMember(text: string): boolean {
-    return this.spec.selfNames.some((s) => text.startsWith(`${s}.`) || text.startsWith(`${s}->`));
+    return this.selfMemberName(text) !== null;
+  }
+
+  /** `self.session` -> `session`, `$this->repo` -> `repo`. */
+  private selfMemberName(text: string): string | null {
+    for (const s of this.spec.selfNames) {
+      for (const sep of ['.', '->']) if (text.startsWith(`${s}${sep}`)) return text.slice(s.length + sep.length);
+    }
+    return null;
   }
 
   private containerOf(sym: number): number {
     for (let i = sym; i > 0; i = this.symbols[i].parent) if (CONTAINER_KINDS.has(this.symbols[i].kind)) return i;
     return sym;
-  }
-
-  /** The type bound to the name `type` (a type parameter) around `caller` or its type, if any. */
-  private boundType(scopes: BindingScopes, type: string, caller: number, at: number): string | null {
-    for (const start of [this.containerOf(caller), caller]) {
-      for (let s = start; s >= 0; s = s === 0 ? -1 : this.rangeParent[s]) {
-        const list = scopes.get(s)?.get(type);
-        if (list) return typeAt(list, at);
-      }
-    }
-    return null;
   }
 
   private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: BindingScopes): CallSite {
@@ -543,20 +552,19 @@ class FileExtractor {
     let receiverType: string | null = null;
     if (receiver && scopes.size) {
       const key = receiver.replace(/\s+/g, '');
-      const start = this.isSelfMember(key) ? this.containerOf(caller) : caller;
-      for (let s = start; s >= 0 && !receiverType; s = s === 0 ? -1 : this.rangeParent[s]) {
-        const list = scopes.get(s)?.get(key);
-        if (list) receiverType = typeAt(list, c.call.startIndex);
+      const field = this.selfMemberName(key);
+      const start = field !== null ? this.containerOf(caller) : caller;
+      const at = c.call.startIndex;
+      receiverType = bindingIn(scopes, key, start, this.rangeParent, at);
+      // `this.repo` is the field `repo` the class declares (`private Repo repo;`, `let session: Session`).
+      if (!receiverType && field !== null) {
+        const list = scopes.get(start)?.get(field);
+        if (list) receiverType = typeAt(list, at);
       }
-      // `this.repo` is the field `repo` the class declares (`private Repo repo;`).
-      if (!receiverType && this.isSelfMember(key)) {
-        const list = scopes.get(start)?.get(key.replace(/^[^.]*\.|^[^-]*->/, ''));
-        if (list) receiverType = typeAt(list, c.call.startIndex);
-      }
+      // A type that is itself bound is a generic parameter standing for its constraint (`t: T.Type`, `<T: Command>`).
+      if (receiverType) receiverType = bindingIn(scopes, receiverType, caller, this.rangeParent, at) ?? receiverType;
     }
     if (receiver && !receiverType) receiverType = constructedType(receiver) ?? castType(receiver);
-    // A type that is itself bound is a type parameter: `x: T` with `T: Shape` calls Shape's methods.
-    if (receiverType && scopes.size) receiverType = this.boundType(scopes, receiverType, caller, c.call.startIndex) ?? receiverType;
     return {
       caller,
       name: c.name.text,
@@ -577,7 +585,7 @@ class FileExtractor {
       let owner = this.symbolAt(node.startIndex);
       const scope = this.scopeAround(node, owner);
       if (scope) {
-        // `impl P for Foo` / `extension Foo: P`: Foo is the subtype; by name when another file declares it.
+        // `extension Foo: P` / `impl P for Foo`: Foo is the subtype; by name when another file declares it.
         const local = this.symbols.findIndex((s) => s.qualifiedName === scope.typeName && CONTAINER_KINDS.has(s.kind));
         if (local < 0) {
           out.push({ symbol: 0, ownerName: scope.typeName, kind, name, line, inError });
@@ -591,7 +599,7 @@ class FileExtractor {
     return out;
   }
 
-  /** The innermost impl-like scope around `node` that lies inside `owner`'s range (or at top level). */
+  /** The innermost extension-like scope around `node` that lies inside `owner`'s range (or at top level). */
   private scopeAround(node: Node, owner: number): { typeName: string } | null {
     let best: (Range & { typeName: string }) | null = null;
     for (const r of this.scopeRanges) {
@@ -648,6 +656,15 @@ type BindingScopes = Map<number, Map<string, { at: number; type: string; fromCal
  * The last binding before `pos`, or the first one when all come later (a field bound in a later
  * method). A declared or constructed type beats what a call returned: the call names no type.
  */
+/** The type bound to `key` (as of `pos`) in the scope `from` or the scopes around it. */
+function bindingIn(scopes: BindingScopes, key: string, from: number, rangeParent: number[], pos: number): string | null {
+  for (let s = from; s >= 0; s = s === 0 ? -1 : rangeParent[s]) {
+    const list = scopes.get(s)?.get(key);
+    if (list) return typeAt(list, pos);
+  }
+  return null;
+}
+
 function typeAt(all: { at: number; type: string; fromCall: boolean }[], pos: number): string {
   const typed = all.filter((b) => !b.fromCall);
   const list = typed.length ? typed : all;

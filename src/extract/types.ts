@@ -39,7 +39,7 @@ export interface CallSite {
 export interface InheritRef {
   /** The subtype; the module symbol (0) when `ownerName` names a type declared in another file. */
   symbol: number;
-  /** The type an impl-like block (`impl P for Foo`, `extension Foo: P`) adds a supertype to. */
+  /** The type an extension-like block (`extension Foo: P`, `impl P for Foo`) adds a supertype to. */
   ownerName?: string;
   kind: 'extends' | 'implements';
   /** The supertype as written, type arguments removed: `Base`, `models.Model`. */

@@ -12,6 +12,8 @@ import { fileHash } from '../extract/process.js';
 import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress } from './build.js';
 import { extractAll } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
+import { affectedFiles, emptyFootprint, recordFootprint } from './affected.js';
+import type { EdgeRow } from '../store/writer.js';
 
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
@@ -30,6 +32,8 @@ export interface ApplySummary {
   deleted: number;
   /** Candidate paths found unchanged (a replayed record, an edit undone). */
   unchanged: number;
+  /** Files re-resolved (changed files and their possible dependents). */
+  resolvedFiles: number;
   generation: number;
   commit: string | null;
   /** Change-log offset the index now reflects; records after it are pending. */
@@ -73,7 +77,8 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
       db.close();
       closed = true;
       const built = await buildLocked(root, config, onProgress);
-      return { ...base, mode: 'rebuild', reason: rebuildReason, added: built.files, generation: generationOf(root),
+      return { ...base, mode: 'rebuild', reason: rebuildReason, added: built.files, resolvedFiles: built.files,
+        generation: generationOf(root),
         durationMs: Math.round(performance.now() - started) };
     }
     const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress);
@@ -123,6 +128,22 @@ interface Counts {
   deleted: number;
   unchanged: number;
   generation: number;
+  /** Files whose references were re-resolved (the changed ones and those that may depend on them). */
+  resolvedFiles: number;
+}
+
+/** When more than this share of files would be re-resolved, resolving all of them is as cheap. */
+const FULL_RESOLVE_SHARE = 0.5;
+
+/** The changed files' supertype edges now differ from before. */
+function inheritanceChanged(db: Database.Database, changedIds: number[], before: Set<string>, edges: EdgeRow[]): boolean {
+  const changed = new Set(changedIds);
+  const key = db.prepare(`SELECT f.path || ':' || s.qualified_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).pluck();
+  const after = new Set(edges.filter((e) => (e.kind === 'extends' || e.kind === 'implements') && changed.has(e.fileId) && e.dst !== null)
+    .map((e) => `${e.kind} ${key.get(e.src)} -> ${key.get(e.dst)}`));
+  if (after.size !== before.size) return true;
+  for (const k of after) if (!before.has(k)) return true;
+  return false;
 }
 
 async function applyIncremental(root: string, db: Database.Database, config: Config, meta: Meta, state: RepoState,
@@ -164,10 +185,17 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   outcomes.sort((a, b) => (a.path < b.path ? -1 : 1));
 
   const writer = new IndexWriter(db);
-  const counts: Counts = { added: 0, modified: 0, deleted: removals.length, unchanged, generation: Number(meta.generation ?? 0) + 1 };
+  const counts: Counts = { added: 0, modified: 0, deleted: removals.length, unchanged, generation: Number(meta.generation ?? 0) + 1,
+    resolvedFiles: 0 };
   onProgress({ phase: 'write', done: 0, total: 1 });
   db.transaction(() => {
     let nextFileId = (db.prepare('SELECT COALESCE(MAX(id), 0) FROM files').pluck().get() as number) + 1;
+    // What the changed files defined, imported and inherited before the change, and who imported them.
+    const footprint = emptyFootprint();
+    const oldIds = [...removals, ...outcomes.map((o) => o.path)].map((p) => indexed.get(p)?.id).filter((id): id is number => id !== undefined);
+    recordFootprint(db, oldIds, [...removals, ...outcomes.map((o) => o.path)], footprint);
+    const oldInherits = new Set(footprint.inherits);
+    const changedIds: number[] = [];
     for (const p of removals) writer.removeFile(indexed.get(p)!.id, p);
     for (const s of walkSkips) {
       writer.forgetPath(s.path);
@@ -181,6 +209,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
         if (old) writer.removeFile(old.id, o.path);
         else writer.forgetPath(o.path);
         writer.addFile(o, fileId, ids);
+        changedIds.push(fileId);
         if (old) counts.modified++;
         else counts.added++;
       } else {
@@ -193,15 +222,25 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       }
     }
     onProgress({ phase: 'resolve', done: 0, total: 1 });
-    const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
-    const resolved = resolveAll(loadResolveInput(db), repoView(root, files));
-    writer.replaceResolvedEdges(resolved.edges);
+    recordFootprint(db, changedIds, [], footprint);
+    const paths = db.prepare('SELECT path FROM files').pluck().all() as string[];
+    const view = repoView(root, new Set(paths));
+    let only: Set<number> | undefined = affectedFiles(db, changedIds, footprint);
+    if (only.size > paths.length * FULL_RESOLVE_SHARE) only = undefined;
+    let resolved = resolveAll(loadResolveInput(db, only), view);
+    if (only && inheritanceChanged(db, changedIds, oldInherits, resolved.edges)) {
+      // A changed supertype alters method lookups through every subtype: resolve everything.
+      only = undefined;
+      resolved = resolveAll(loadResolveInput(db), view);
+    }
+    if (only) writer.replaceResolvedEdgesOf(only, resolved.edges);
+    else writer.replaceResolvedEdges(resolved.edges);
+    writer.setResolutions(resolved.refs, resolved.imports);
+    counts.resolvedFiles = only ? only.size : paths.length;
     writer.setMeta({
       ...stateMeta(state),
       generation: counts.generation,
       indexed_at: new Date().toISOString(),
-      call_stats: JSON.stringify(resolved.calls),
-      import_stats: JSON.stringify(resolved.imports),
     });
   })();
   return counts;

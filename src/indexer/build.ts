@@ -5,7 +5,8 @@ import { languageForFile } from '../lang/registry.js';
 import type { RepoView } from '../lang/types.js';
 import { walkRepo, type WalkOptions } from '../repo/walk.js';
 import { resolveAll } from '../resolve/resolver.js';
-import type { ResolveOutput } from '../resolve/types.js';
+import type { CallStats, ImportStats } from '../resolve/types.js';
+import { callStats, importStats } from '../store/stats.js';
 import { Allowlist } from '../secrets/allowlist.js';
 import { createBuild, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
 import { captureState, stateMeta } from './state.js';
@@ -42,8 +43,8 @@ export interface BuildSummary {
   languages: Record<string, { files: number; symbols: number; loc: number }>;
   commit: string | null;
   buildId: string;
-  calls: ResolveOutput['calls'];
-  imports: ResolveOutput['imports'];
+  calls: Record<string, CallStats>;
+  imports: Record<string, ImportStats>;
 }
 
 /**
@@ -131,9 +132,13 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     const resolved = resolveAll(loadResolveInput(db), repoView(root, new Set(fileIds.keys())));
     lap('resolve');
     onProgress({ phase: 'write', done: 0, total: 1 });
-    db.transaction(() => writer.addEdges(resolved.edges))();
+    db.transaction(() => {
+      writer.addEdges(resolved.edges);
+      writer.setResolutions(resolved.refs, resolved.imports);
+    })();
     createIndexes(db);
     const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n;
+    const stats = { calls: callStats(db), imports: importStats(db) };
     const commit = state.head.kind === 'commit' ? state.head.commit : null;
     writer.setMeta({
       ...stateMeta(state),
@@ -144,8 +149,6 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
       indexed_at: new Date().toISOString(),
       duration_ms: Math.round(performance.now() - started),
       walk_unsupported: walk.unsupported,
-      call_stats: JSON.stringify(resolved.calls),
-      import_stats: JSON.stringify(resolved.imports),
     });
     db.pragma('optimize');
     publishBuild(root, build);
@@ -154,7 +157,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     return {
       root, files, symbols, edges, partial, durationMs, phasesMs, commit, buildId: build.id, languages, skippedByReason,
       skipped: Object.values(skippedByReason).reduce((a, b) => a + b, 0),
-      calls: resolved.calls, imports: resolved.imports,
+      ...stats,
     };
   } catch (err) {
     if (build) discardBuild(build);

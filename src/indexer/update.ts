@@ -29,7 +29,7 @@ export async function updateIndex(root: string, opts: { background?: boolean; on
     const built = await buildIndex(root, opts.onProgress);
     result.rounds.push({
       mode: 'rebuild', reason: 'there was no index yet', records: 0, problems: [], added: built.files, modified: 0, deleted: 0,
-      unchanged: 0, generation: 1, commit: built.commit, checkpoint: 0, durationMs: Math.round(performance.now() - started),
+      unchanged: 0, resolvedFiles: built.files, generation: 1, commit: built.commit, checkpoint: 0, durationMs: Math.round(performance.now() - started),
     });
     return result;
   }

@@ -152,6 +152,16 @@ export interface LanguageSpec {
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
   /**
+   * Modifiers the keyword scan before a definition's name cannot see, in their generic spelling
+   * (`async`, `static`): Swift writes `async` after the parameters and `class func` for a type method.
+   */
+  definitionModifiers?(def: Node): string[];
+  /**
+   * Rewrites a file's text before parsing, keeping its length and line breaks so positions still match
+   * the file (Swift works around grammar gaps: `#if` lines, macros).
+   */
+  preprocess?(source: string): string;
+  /**
    * Annotations written inside a definition's doc comment (PHPDoc `@test`), given the comment's raw
    * text; they join the symbol's annotations.
    */

@@ -2,7 +2,7 @@ import { CONTAINER_KINDS, type ImportResolver, type RepoView } from '../lang/typ
 import { languageById } from '../lang/registry.js';
 import { normalizeTypeName } from '../extract/text.js';
 import type { EdgeRow } from '../store/writer.js';
-import type { CallTier, CallStats, RFile, RImport, RRef, RSymbol, ResolveInput, ResolveOutput } from './types.js';
+import type { CallTier, ImportResolution, RFile, RImport, RRef, RSymbol, RefResolution, ResolveInput, ResolveOutput } from './types.js';
 
 /**
  * Confidence of an edge by how it was resolved. A name match is weak evidence; the same name in
@@ -70,7 +70,8 @@ class Resolver {
   /** Types with a supertype from outside the repository (imported from a dependency, or defined nowhere here). */
   private readonly outsideSupers = new Set<number>();
   private readonly edges: EdgeRow[] = [];
-  private readonly importStats: ResolveOutput['imports'] = {};
+  private readonly refStates = new Map<number, RefResolution>();
+  private readonly importStates = new Map<number, ImportResolution>();
 
   constructor(private readonly input: ResolveInput, private readonly repo: RepoView) {
     for (const f of input.files) {
@@ -107,12 +108,18 @@ class Resolver {
   }
 
   run(): ResolveOutput {
-    for (const f of this.input.files) this.scopeOf(f.id);
+    const only = this.input.only;
+    for (const f of this.input.files) if (!only || only.has(f.id)) this.scopeOf(f.id);
+    // Every supertype, also outside `only`: method lookups anywhere go through inheritance.
     for (const r of this.input.refs) if (r.kind !== 'call') this.resolveInherit(r);
-    const calls: Record<string, CallStats> = {};
-    for (const r of this.input.refs) if (r.kind === 'call') this.resolveCall(r, calls);
+    for (const r of this.input.refs) if (r.kind === 'call' && this.emits(r.fileId)) this.resolveCall(r);
     this.addTestEdges();
-    return { edges: this.edges, calls, imports: this.importStats };
+    return { edges: this.edges, refs: this.refStates, imports: this.importStates };
+  }
+
+  /** Edges and states are produced for this file (an update re-resolves only some files). */
+  private emits(fileId: number): boolean {
+    return !this.input.only || this.input.only.has(fileId);
   }
 
   // ---- imports and file scopes ------------------------------------------------------------------
@@ -136,16 +143,17 @@ class Resolver {
     const file = this.files.get(fileId)!;
     const resolver = this.resolverFor(file.language);
     const spec = languageById(file.language);
-    const stats = (this.importStats[file.language] ??= { total: 0, internal: 0, external: 0, unresolved: 0 });
+    const state = (imp: RImport, s: ImportResolution) => {
+      if (this.emits(fileId)) this.importStates.set(imp.id, s);
+    };
     const src = this.moduleOf.get(fileId)!;
     for (const imp of this.importsByFile.get(fileId) ?? []) {
       if (!imp.module) continue; // a local export alias, read by exportedFrom
-      stats.total++;
       const conf = imp.inError ? ERROR_FACTOR : 1;
       const paths = resolver.resolveModule(imp, file.path) ?? [];
       if (paths.length && paths.every((p) => p === file.path)) {
         // The file's own module (Rust `use self::Kind::*`): its names are in scope already.
-        stats.internal++;
+        state(imp, 'internal');
         this.bindSubmodules(scope, resolver, imp, file.path, src, conf);
         continue;
       }
@@ -153,15 +161,14 @@ class Resolver {
         .map((p) => this.fileByPath.get(p)?.id)
         .filter((id): id is number => id !== undefined && id !== fileId);
       if (!targets.length) {
-        if (RELATIVE_MODULE.test(imp.module)) stats.unresolved++;
-        else stats.external++;
+        state(imp, RELATIVE_MODULE.test(imp.module) ? 'unresolved' : 'external');
         this.edge(src, null, 'imports', conf, imp.line, fileId, imp.module);
         const ext: Binding = { kind: 'external', module: imp.module };
         if (imp.alias) scope.names.set(imp.alias, ext);
         for (const n of imp.names) scope.names.set(n.alias ?? n.name, { kind: 'external', module: `${imp.module}.${n.name}` });
         continue;
       }
-      stats.internal++;
+      state(imp, 'internal');
       const owners = this.importedTypes(resolver, imp, file.path, targets);
       if (imp.alias) scope.names.set(imp.alias, { kind: 'module', files: targets });
       if (imp.wildcard && owners) scope.memberWildcards.push(...owners);
@@ -263,24 +270,33 @@ class Resolver {
   // ---- supertypes --------------------------------------------------------------------------------
 
   private resolveInherit(r: RRef): void {
-    const subtypes = this.subtypesOf(r);
+    const subs = this.subtypesOf(r);
     const hit = this.resolveType(r.name, r.fileId, r.symbolId);
     // A type never extends itself: `class TestCase extends \PHPUnit\Framework\TestCase` names another one.
-    const onlySelf = hit !== null && hit.ids.every((id) => subtypes.includes(id));
+    const onlySelf = hit !== null && hit.ids.every((id) => subs.includes(id));
     if (!hit || onlySelf) {
-      if (this.isOutsideType(r.name, r.fileId, r.symbolId)) for (const sub of subtypes) this.outsideSupers.add(sub);
+      if (this.isOutsideType(r.name, r.fileId, r.symbolId)) for (const sub of subs) this.outsideSupers.add(sub);
       return;
     }
-    for (const sub of subtypes) {
+    for (const sub of subs) {
       for (const id of hit.ids) {
         if (id === sub) continue;
-        this.edge(sub, id, r.kind, this.confidence(hit, r.inError), r.line, r.fileId, null);
+        this.edge(sub, id, this.inheritKind(r.kind, sub, id), this.confidence(hit, r.inError), r.line, r.fileId, null);
         push(this.supers, sub, id);
       }
     }
   }
 
-  /** The ref's own symbol, or the type an impl-like block names when another file declares it. */
+  /**
+   * A type "extending" an interface implements it: where the syntax does not tell a superclass from an
+   * interface (Swift's `class A: B, P`), the target's kind does.
+   */
+  private inheritKind(kind: string, sub: number, sup: number): string {
+    const isInterface = (id: number) => this.symbols.get(id)!.kind === 'interface';
+    return kind === 'extends' && isInterface(sup) && !isInterface(sub) ? 'implements' : kind;
+  }
+
+  /** The ref's own symbol, or the type an extension in another file names (`extension Foo: P`). */
   private subtypesOf(r: RRef): number[] {
     if (!r.receiver) return [r.symbolId];
     return this.resolveType(r.receiver, r.fileId, r.symbolId)?.ids ?? [];
@@ -405,21 +421,13 @@ class Resolver {
 
   // ---- calls ---------------------------------------------------------------------------------
 
-  private resolveCall(r: RRef, stats: Record<string, CallStats>): void {
-    const lang = this.files.get(r.fileId)!.language;
-    const st = (stats[lang] ??= { total: 0, resolved: 0, external: 0, unresolved: 0, byTier: {} });
-    st.total++;
+  private resolveCall(r: RRef): void {
     const hit = this.callTarget(r);
-    if (hit === 'external') {
-      st.external++;
+    if (hit === 'external' || !hit || !hit.ids.length) {
+      this.refStates.set(r.id, hit === 'external' ? 'external' : 'unresolved');
       return;
     }
-    if (!hit || !hit.ids.length) {
-      st.unresolved++;
-      return;
-    }
-    st.resolved++;
-    st.byTier[hit.tier] = (st.byTier[hit.tier] ?? 0) + 1;
+    this.refStates.set(r.id, hit.tier);
     const conf = this.confidence(hit, r.inError);
     for (const id of new Set(hit.ids)) if (id !== r.symbolId) this.edge(r.symbolId, id, 'calls', conf, r.line, r.fileId, null);
   }
@@ -431,7 +439,7 @@ class Resolver {
       const hit = this.lookupName(r.name, r.fileId, r.symbolId, callable, false);
       if (hit) return hit;
       if (this.isExternalName(r.name, r.fileId)) return 'external';
-      return this.globalName(r.name, callable);
+      return this.inheritedFromOutside(r) ?? this.globalName(r.name, callable);
     }
 
     const receiver = r.receiver.replace(/\s+/g, '');
@@ -504,11 +512,13 @@ class Resolver {
   private lookupName(name: string, fileId: number, fromSymbol: number, accept: (id: number) => boolean,
     global = true): Hit | null {
     const spec = languageById(this.files.get(fileId)!.language);
+    let inType = false;
     // The definitions around the reference, innermost first: a function's nested definitions (Java's
     // local classes), then, where members are in scope, each enclosing type and its supertypes.
     // Nested modules (Rust `mod tests { .. }`) are scopes too; the file's module (no parent) is not.
     for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
       const container = CONTAINER_KINDS.has(s.kind);
+      inType ||= container;
       if (container && !spec.bareCallsReachMembers) continue;
       // A member named like its type is a constructor; the name itself means the type, found further out.
       if (name === s.name) continue;
@@ -519,6 +529,10 @@ class Resolver {
         const ok = inherited?.ids.filter((id) => accept(id) && !this.isConstructorLike(id));
         if (ok?.length) return { ids: ok, tier: inherited!.tier };
       }
+    }
+    if (spec.bareCallsReachMembers && !inType) {
+      const hit = this.implicitSelfOutsideType(fromSymbol, name, accept);
+      if (hit) return hit;
     }
     const own = this.topLevel.get(fileId)?.get(name)?.filter(accept);
     if (own?.length) return { ids: own, tier: 'local' };
@@ -544,6 +558,46 @@ class Resolver {
     }
     if (!global || this.isBuiltin(name, fileId)) return null;
     return this.globalName(name, accept);
+  }
+
+  /**
+   * With implicit self, a bare call in a type whose supertype lies outside the repository may reach a
+   * method the repository adds to that outside type (`extension XCTestCase { func assertX() }` called from
+   * a test case): as for `self.name()` on an unknown type, a few methods of that name are candidates.
+   */
+  private inheritedFromOutside(r: RRef): Hit | null {
+    if (!languageById(this.files.get(r.fileId)!.language).bareCallsReachMembers) return null;
+    const type = this.enclosingType(r.symbolId);
+    if (type === null || !this.extendsOutside(type)) return null;
+    return this.globalMember(r.name);
+  }
+
+  /**
+   * `self` in a method of an extension that is not written inside its type: the type another file
+   * declares, or, for a type from outside the repository, the other methods the repository adds to it.
+   */
+  private implicitSelfOutsideType(fromSymbol: number, name: string, accept: (id: number) => boolean): Hit | null {
+    const type = this.enclosingType(fromSymbol);
+    if (type !== null) {
+      const m = this.memberOf([type], name, false);
+      const ids = m?.ids.filter(accept) ?? [];
+      return ids.length ? { ids, tier: m!.tier } : null;
+    }
+    const method = this.enclosingMethod(fromSymbol);
+    if (!method) return null;
+    const typeName = method.qualifiedName.slice(0, method.qualifiedName.lastIndexOf('.'));
+    const ids = (this.byQualified.get(`${typeName}.${name}`) ?? [])
+      .filter((id) => accept(id) && this.sameScope(this.symbols.get(id)!.fileId, method.fileId));
+    return ids.length ? { ids, tier: 'member' } : null;
+  }
+
+  /** The outermost method around a symbol whose qualified name names a type (`XCTest.assertHelp`). */
+  private enclosingMethod(symbolId: number): RSymbol | null {
+    let found: RSymbol | null = null;
+    for (let s = this.symbols.get(symbolId); s && s.kind !== 'module'; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
+      if (s.kind === 'method' && s.qualifiedName.includes('.')) found = s;
+    }
+    return found;
   }
 
   /** A member named like the type it belongs to. */
@@ -723,6 +777,7 @@ class Resolver {
 
   private edge(src: number, dst: number | null, kind: string, confidence: number, line: number | null, fileId: number,
     target: string | null): void {
+    if (!this.emits(fileId)) return;
     this.edges.push({ src, dst, kind, confidence, line, fileId, target });
   }
 }

@@ -21,11 +21,13 @@ export interface RSymbol {
 }
 
 export interface RImport extends ImportSpec {
+  id: number;
   fileId: number;
   inError: boolean;
 }
 
 export interface RRef {
+  id: number;
   fileId: number;
   symbolId: number;
   kind: 'call' | 'extends' | 'implements';
@@ -40,7 +42,13 @@ export interface ResolveInput {
   files: RFile[];
   symbols: RSymbol[];
   imports: RImport[];
+  /** Call refs of the files in `only` (or of all files), and the supertype refs of all files. */
   refs: RRef[];
+  /**
+   * Resolve only for these files: their edges and states are produced; the rest of the repository is
+   * read, not re-resolved (an incremental update). Absent: everything.
+   */
+  only?: ReadonlySet<number>;
   /** A symbol's signature, read on demand (only return types need it). */
   signatureOf?: (symbolId: number) => string | null;
 }
@@ -63,8 +71,21 @@ export interface CallStats {
   byTier: Partial<Record<CallTier, number>>;
 }
 
+/** How each reference was resolved: a call tier, `external` or `unresolved`; imports `internal`/`external`/`unresolved`. */
+export type RefResolution = CallTier | 'external' | 'unresolved';
+export type ImportResolution = 'internal' | 'external' | 'unresolved';
+
+export interface ImportStats {
+  total: number;
+  internal: number;
+  external: number;
+  unresolved: number;
+}
+
 export interface ResolveOutput {
   edges: EdgeRow[];
-  calls: Record<string, CallStats>; // per language
-  imports: Record<string, { total: number; internal: number; external: number; unresolved: number }>;
+  /** Call ref id -> how it resolved (for the files resolved). */
+  refs: Map<number, RefResolution>;
+  /** Import row id -> where it led (for the files resolved). */
+  imports: Map<number, ImportResolution>;
 }

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const DDL = `
 CREATE TABLE meta (
@@ -73,7 +73,8 @@ CREATE TABLE imports (
   wildcard INTEGER NOT NULL,
   reexport INTEGER NOT NULL,
   line     INTEGER NOT NULL,
-  in_error INTEGER NOT NULL
+  in_error INTEGER NOT NULL,
+  resolution TEXT                  -- internal | external | unresolved (NULL for local export aliases)
 );
 
 -- Unresolved references as written (call sites, supertypes), kept so edges can be re-resolved
@@ -87,7 +88,8 @@ CREATE TABLE refs (
   receiver      TEXT,
   receiver_type TEXT,
   line          INTEGER NOT NULL,
-  in_error      INTEGER NOT NULL
+  in_error      INTEGER NOT NULL,
+  resolution    TEXT               -- calls: the tier that resolved it, external, or unresolved
 );
 
 -- The graph. dst_id is NULL for imports of modules outside the repository (target = module name).

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
-import type { CallStats } from '../resolve/types.js';
+import type { CallStats, ImportStats } from '../resolve/types.js';
+import { callStats, importStats } from './stats.js';
 import { currentDbPath, readMeta } from './db.js';
 import { countRows } from './queries.js';
 
@@ -27,7 +28,7 @@ export interface IndexStatus {
   /** Files no supported language claims (not listed one by one). */
   unsupportedFiles: number;
   calls: Record<string, CallStats>;
-  imports: Record<string, { total: number; internal: number; external: number; unresolved: number }>;
+  imports: Record<string, ImportStats>;
 }
 
 export function indexStatus(db: Database.Database, root: string): IndexStatus {
@@ -67,8 +68,8 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
     excludedSecrets: db.prepare('SELECT path, rule, line, fingerprint FROM secret_findings ORDER BY path, line').all() as
       IndexStatus['excludedSecrets'],
     unsupportedFiles: Number(meta.walk_unsupported ?? 0),
-    calls: JSON.parse(meta.call_stats ?? '{}'),
-    imports: JSON.parse(meta.import_stats ?? '{}'),
+    calls: callStats(db),
+    imports: importStats(db),
   };
 }
 

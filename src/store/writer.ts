@@ -71,7 +71,7 @@ export class IndexWriter {
       this.stmt.ref.run(fileId, id(c.caller), 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
     }
     for (const h of x.inherits) {
-      // An inherit ref's receiver column holds the subtype's name when another file declares it.
+      // For a supertype the receiver column holds the subtype's name when the extraction could not bind it.
       this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError);
     }
   }
@@ -98,6 +98,21 @@ export class IndexWriter {
   forgetPath(path: string): void {
     this.db.prepare('DELETE FROM skipped WHERE path = ?').run(path);
     this.db.prepare('DELETE FROM secret_findings WHERE path = ?').run(path);
+  }
+
+  /** Records how each reference and import of the resolved files was resolved (for statistics). */
+  setResolutions(refs: Map<number, string>, imports: Map<number, string>): void {
+    const ref = this.db.prepare('UPDATE refs SET resolution = ? WHERE id = ?');
+    const imp = this.db.prepare('UPDATE imports SET resolution = ? WHERE id = ?');
+    for (const [id, r] of refs) ref.run(r, id);
+    for (const [id, r] of imports) imp.run(r, id);
+  }
+
+  /** Replaces the resolved edges written in the given files (all kinds but contains). */
+  replaceResolvedEdgesOf(fileIds: Iterable<number>, edges: EdgeRow[]): void {
+    const del = this.db.prepare("DELETE FROM edges WHERE file_id = ? AND kind != 'contains'");
+    for (const id of fileIds) del.run(id);
+    this.addEdges(edges);
   }
 
   /** Replaces every resolved edge (all kinds but contains, which belong to their file's rows). */
