@@ -1,4 +1,4 @@
-import type { Node, QueryCapture } from 'web-tree-sitter';
+import type { Node, QueryCapture, Tree } from 'web-tree-sitter';
 import { CONTAINER_KINDS, SYMBOL_KINDS, type SymbolKind } from '../lang/types.js';
 import type { LoadedLanguage } from '../lang/loader.js';
 import type { CallSite, ExtractedImport, ExtractedSymbol, FileExtract, InheritRef } from './types.js';
@@ -27,15 +27,32 @@ interface Range {
 const MAX_MUTATES = 20;
 const ERROR_WIDEN_MAX_LINES = 4;
 
+/** Rounds of parsing again what the language calls embedded code (macros inside macros). */
+const MAX_EMBED_DEPTH = 3;
+
 /** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
 export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
-  const tree = lang.parser.parse(preprocessed(lang, source));
+  const text = preprocessed(lang, source);
+  const tree = lang.parser.parse(text);
   if (!tree) throw new Error('tree-sitter returned no tree');
+  const embedded: Tree[] = [];
+  const parsedAgain: (Range & { tree: Tree })[] = [];
   try {
     // Signatures quote the file as written; the rewrite keeps offsets, so the tree's positions fit both.
-    return new FileExtractor(lang, path, source, tree.rootNode).run();
+    // Code the grammar saw only as tokens (Rust's `cfg_rt! { pub fn f() {} }`) is parsed again on its own.
+    for (let root = tree.rootNode, depth = 0; lang.spec.embeddedRanges && depth < MAX_EMBED_DEPTH; depth++) {
+      const includedRanges = lang.spec.embeddedRanges(root);
+      if (!includedRanges.length) break;
+      const next = lang.parser.parse(text, null, { includedRanges });
+      if (!next) break;
+      embedded.push(next);
+      for (const r of includedRanges) parsedAgain.push({ start: r.startIndex, end: r.endIndex, tree: root.tree });
+      root = next.rootNode;
+    }
+    return new FileExtractor(lang, path, source, tree.rootNode, embedded.map((t) => t.rootNode), parsedAgain).run();
   } finally {
     tree.delete();
+    for (const t of embedded) t.delete();
   }
 }
 
@@ -48,6 +65,8 @@ function preprocessed(lang: LoadedLanguage, source: string): string {
 class FileExtractor {
   private readonly spec;
   private readonly errors: Range[] = [];
+  /** Syntax errors in embedded code: what lies there is left out, and the file is not partial for them. */
+  private readonly embeddedErrors: Range[] = [];
   private readonly symbols: ExtractedSymbol[] = [];
   /** Byte ranges of the symbols, aligned with `symbols`. */
   private readonly ranges: Range[] = [];
@@ -62,6 +81,9 @@ class FileExtractor {
     private readonly path: string,
     private readonly source: string,
     private readonly root: Node,
+    private readonly embeddedRoots: Node[] = [],
+    /** Ranges of a tree that the next embedded tree parsed again: what that tree saw there is superseded. */
+    private readonly parsedAgain: (Range & { tree: Tree })[] = [],
   ) {
     this.spec = lang.spec;
     this.isTestFile = this.spec.isTestFile(path);
@@ -78,8 +100,14 @@ class FileExtractor {
     const exportNodes = new Set<number>();
     const exportNames = new Set<string>();
     let moduleDoc: Node | null = null;
+    const moduleDocLines: Node[] = [];
 
-    for (const match of this.lang.query.matches(this.root)) {
+    for (const root of this.embeddedRoots) if (root.hasError) this.collectErrors(root, new Set(), this.embeddedErrors);
+    const matches = [this.root, ...this.embeddedRoots].flatMap((root) => this.lang.query.matches(root));
+    for (const match of matches) {
+      if (this.embeddedRoots.length && match.captures.some((c) => this.inEmbeddedError(c.node) || this.superseded(c.node))) {
+        continue;
+      }
       const caps = byName(match.captures);
       const defName = Object.keys(caps).find((k) => k.startsWith('definition.'));
       if (defName) {
@@ -105,17 +133,22 @@ class FileExtractor {
       } else if (caps.extends || caps.implements) {
         for (const n of caps.extends ?? []) inherits.push({ node: n, kind: 'extends' });
         for (const n of caps.implements ?? []) inherits.push({ node: n, kind: 'implements' });
-      } else if ((caps['binding.name'] || caps['binding.field']) && (caps['binding.type'] || caps['binding.call'])) {
+      } else if ((caps['binding.name'] || caps['binding.field'] || caps['binding.position'])
+        && (caps['binding.type'] || caps['binding.call'])) {
         const type = caps['binding.type']?.[0];
-        const field = caps['binding.field']?.[0];
+        const position = caps['binding.position']?.[0];
+        const field = caps['binding.field']?.[0] ?? position;
+        const written = position ? String(fieldPosition(position)) : undefined;
         for (const name of field ? [field] : caps['binding.name']) {
-          bindings.push({ name, type: type ?? caps['binding.call'][0], fromCall: !type, field: !!field });
+          bindings.push({ name, type: type ?? caps['binding.call'][0], fromCall: !type, field: !!field, written });
         }
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
       } else if (caps['module.doc']) {
         moduleDoc ??= caps['module.doc'][0];
+      } else if (caps['module.doc.line']) {
+        moduleDocLines.push(...caps['module.doc.line']);
       } else if (caps.export || caps['export.name']) {
         for (const n of caps.export ?? []) exportNodes.add(n.id);
         for (const n of caps['export.name'] ?? []) exportNames.add(n.text);
@@ -123,7 +156,7 @@ class FileExtractor {
     }
 
     if (this.root.hasError) this.collectErrors(this.root, new Set(defs.keys()));
-    this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc);
+    this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc, moduleDocLines);
     const scopes = this.bindingScopes(bindings);
     this.attachMutates(mutateTargets, mutateGlobals);
     const lines = countLines(this.source);
@@ -136,7 +169,7 @@ class FileExtractor {
       errorCount: this.errors.length,
       isTest: this.isTestFile,
       symbols: this.symbols,
-      calls: calls.map((c) => this.callSite(c, scopes)).sort((a, b) => a.line - b.line),
+      calls: withoutRepeats(calls).map((c) => this.callSite(c, scopes)).sort((a, b) => a.line - b.line),
       inherits: this.inheritRefs(inherits),
       imports: this.imports(importNodes),
     };
@@ -149,15 +182,35 @@ class FileExtractor {
    * construct (an expression or statement of a few lines), because the code around a parse error is
    * guessed too. Definitions and large parents are not widened: their other members parse fine.
    */
-  private collectErrors(node: Node, defNodes: Set<number>): void {
+  private collectErrors(node: Node, defNodes: Set<number>, into: Range[] = this.errors): void {
     if (node.isError || node.isMissing) {
       const p = node.parent;
       const small = p && p.parent && !defNodes.has(p.id) && p.endPosition.row - p.startPosition.row <= ERROR_WIDEN_MAX_LINES;
       const region = small ? p : node;
-      this.errors.push({ start: region.startIndex, end: Math.max(region.endIndex, region.startIndex + 1) });
+      into.push({ start: region.startIndex, end: Math.max(region.endIndex, region.startIndex + 1) });
       return;
     }
-    for (const child of node.children) if (child && child.hasError) this.collectErrors(child, defNodes);
+    for (const child of node.children) if (child && child.hasError) this.collectErrors(child, defNodes, into);
+  }
+
+  /**
+   * A node of a tree inside a range the next embedded tree parsed again (token-tree guesses in a macro
+   * body that now parses as code), unless that parse failed there.
+   */
+  private superseded(node: Node): boolean {
+    for (const r of this.parsedAgain) {
+      if (r.tree === node.tree && r.start <= node.startIndex && node.endIndex <= r.end) {
+        return !this.embeddedErrors.some((e) => node.startIndex < e.end && e.start < node.endIndex);
+      }
+    }
+    return false;
+  }
+
+  /** A node of an embedded tree inside one of its syntax errors (a macro whose body is not plain code). */
+  private inEmbeddedError(node: Node): boolean {
+    if (node.tree === this.root.tree) return false;
+    for (const r of this.embeddedErrors) if (node.startIndex < r.end && r.start < node.endIndex) return true;
+    return false;
   }
 
   private inError(node: Node): boolean {
@@ -167,11 +220,14 @@ class FileExtractor {
 
   // ---- symbols --------------------------------------------------------------------------------
 
-  private buildSymbols(defs: DefMatch[], exportNodes: Set<number>, exportNames: Set<string>, moduleDoc: Node | null): void {
+  private buildSymbols(defs: DefMatch[], exportNodes: Set<number>, exportNames: Set<string>, moduleDoc: Node | null,
+    moduleDocLines: Node[]): void {
     const modName = this.spec.moduleName(this.path);
+    // `@module.doc.line`: a module doc written as several comments (Rust's `//!` lines), in source order.
+    const lines = moduleDocLines.sort((a, b) => a.startIndex - b.startIndex).map((n) => n.text).join('\n');
     this.symbols.push({
       name: modName, qualifiedName: modName, kind: 'module', parent: -1, startLine: 1, endLine: 1,
-      signature: '', doc: moduleDoc ? this.moduleDoc(moduleDoc) : null, params: [], visibility: 'public', isAsync: false,
+      signature: '', doc: moduleDoc ? this.moduleDoc(moduleDoc) : lines ? firstSentence(lines) : null, params: [], visibility: 'public', isAsync: false,
       isStatic: false, mutates: [], annotations: [], exported: true, isTest: this.isTestFile, inError: false,
     });
     this.ranges.push({ start: 0, end: this.source.length + 1 });
@@ -190,7 +246,8 @@ class FileExtractor {
       if (d.kind === 'scope') {
         const typeName = normalizeTypeName(name) ?? name;
         const qn = frame ? `${frame.qn}.${typeName}` : typeName;
-        stack.push({ end: d.node.endIndex, sym: -1, qn, kind: 'scope', typeName });
+        // Members belong to the type of that qualified name (an impl inside `mod tests` extends `tests.Fake`).
+        stack.push({ end: d.node.endIndex, sym: -1, qn, kind: 'scope', typeName: qn });
         this.scopeRanges.push({ start: d.node.startIndex, end: d.node.endIndex, typeName: qn });
         continue;
       }
@@ -213,7 +270,7 @@ class FileExtractor {
       const comments = d.doc ? null : this.docComments(d);
       const annotations = this.annotations(d.node, d.name!, comments);
       const exportedByQuery = this.isExportedByQuery(d.node, exportNodes) || (!frame && exportNames.has(name));
-      const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery });
+      const visibility = this.spec.visibility({ name, kind, modifiers, parentKind, exportedByQuery, node: d.node });
       const topLevel = parent === 0 && !receiverType && !frame;
       this.symbols.push({
         name,
@@ -253,10 +310,12 @@ class FileExtractor {
         if (t !== undefined) this.symbols[sym].parent = t;
       }
     }
-    for (const s of this.symbols) {
-      const parent = s.parent >= 0 ? this.symbols[s.parent] : null;
-      s.isTest = s.kind !== 'module' && this.spec.isTestSymbol({
-        name: s.name, kind: s.kind, annotations: s.annotations, parentName: parent && parent.kind !== 'module' ? parent.name : null,
+    // The file's module symbol (0) is a test when its file is; a nested module (Rust `mod tests`) asks
+    // the language, and is a parent name for its members.
+    for (const s of this.symbols.slice(1)) {
+      const parent = s.parent > 0 ? this.symbols[s.parent] : null;
+      s.isTest = this.spec.isTestSymbol({
+        name: s.name, kind: s.kind, annotations: s.annotations, parentName: parent ? parent.name : null,
         inTestFile: this.isTestFile,
       });
     }
@@ -322,7 +381,7 @@ class FileExtractor {
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
     let text = this.signatureSource(node, d.name!, end);
     if (!d.body) text = text.trimStart().split('\n')[0];
-    return collapse(text.replace(/[\s{:;]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+    return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>'));
   }
 
   /**
@@ -453,7 +512,7 @@ class FileExtractor {
     for (const b of bindings) {
       const type = normalizeTypeName(b.type.text);
       if (!type) continue;
-      const written = b.name.text.replace(/\s+/g, '');
+      const written = b.written ?? b.name.text.replace(/\s+/g, '');
       const name = b.field ? this.spec.fieldAccess?.(written) ?? `${this.spec.selfNames[0]}.${written}` : written;
       let scope = this.symbolAt(b.name.startIndex);
       // A constant's (or package variable's) own binding is visible where the constant is.
@@ -586,6 +645,8 @@ interface Binding {
   fromCall: boolean;
   /** A field declared in a type's body (`@binding.field`): methods reach it through self. */
   field: boolean;
+  /** The field's name when the source does not write one (`@binding.position`: a tuple struct's `0`). */
+  written?: string;
 }
 
 /** Per scope symbol: variable -> its bindings in source order. */
@@ -640,6 +701,38 @@ function closingParen(text: string, open: number): number {
     else if (text[i] === ')' && --depth === 0) return i;
   }
   return -1;
+}
+
+/**
+ * One call per called name: when patterns overlap (a name inside a Rust macro's token tree matches both
+ * the bare and the `recv.name(` pattern, and again in the embedded parse of the macro), the capture
+ * with the longest receiver wins.
+ */
+function withoutRepeats<T extends { name: Node; receiver: Node | null }>(calls: T[]): T[] {
+  const byStart = new Map<number, T>();
+  const receiverLength = (c: T) => (c.receiver ? c.receiver.endIndex - c.receiver.startIndex : -1);
+  for (const c of calls) {
+    const prev = byStart.get(c.name.startIndex);
+    if (!prev || receiverLength(c) > receiverLength(prev)) byStart.set(c.name.startIndex, c);
+  }
+  return byStart.size === calls.length ? calls : [...byStart.values()];
+}
+
+/** A positional field's index: how many earlier children of its parent have the same field name. */
+function fieldPosition(node: Node): number {
+  const parent = node.parent;
+  if (!parent) return 0;
+  let field: string | null = null;
+  const earlier: (string | null)[] = [];
+  for (let i = 0; i < parent.childCount; i++) {
+    const c = parent.child(i);
+    if (c && c.startIndex === node.startIndex && c.endIndex === node.endIndex) {
+      field = parent.fieldNameForChild(i);
+      break;
+    }
+    earlier.push(parent.fieldNameForChild(i));
+  }
+  return field === null ? 0 : earlier.filter((f) => f === field).length;
 }
 
 function byName(captures: QueryCapture[]): Record<string, Node[]> {

@@ -2,6 +2,7 @@ import { CgError } from '../errors.js';
 import type { LanguageSpec } from './types.js';
 import { php } from './php.js';
 import { python } from './python.js';
+import { rust } from './rust.js';
 import { go } from './go.js';
 import { java } from './java.js';
 import { javascript } from './javascript.js';
@@ -9,7 +10,7 @@ import { tsx, typescript } from './typescript.js';
 import { swift } from './swift.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript, go, java, php, swift];
+export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript, go, java, php, swift, rust];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();

@@ -1,4 +1,4 @@
-import type { Node } from 'web-tree-sitter';
+import type { Node, Range } from 'web-tree-sitter';
 
 export const SYMBOL_KINDS = [
   'module', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant',
@@ -39,6 +39,8 @@ export interface VisibilityInput {
   parentKind: string;
   /** Named by an export statement or written inside one (languages with explicit exports). */
   exportedByQuery: boolean;
+  /** The definition node, for rules that depend on where it sits (Rust: a method of `impl Trait for T`). */
+  node: Node;
 }
 
 export interface TestSymbolInput {
@@ -78,6 +80,15 @@ export interface ImportResolver {
    * `C.Inner`): the imported names, or with a wildcard all names, are its members.
    */
   memberOf?(spec: ImportSpec, fromPath: string): string | null;
+  /**
+   * A call receiver that neither the file's bindings nor its imports explain, read as a path written in
+   * code (Rust `crate::a::b`, `super::m`, `std::mem`): the files of its longest prefix that is a module
+   * of the repository, with the segments left over (a type inside it); 'external' when it names
+   * something outside the repository; null when it is not such a path. `bound` gives what a name is
+   * bound to by the file's imports. Absent: receivers are values or imported names only.
+   */
+  resolveReceiver?(receiver: string, fromPath: string, bound: (name: string) => string[] | 'external' | null):
+    { files: string[]; rest: string[] } | 'external' | null;
 }
 
 /**
@@ -105,6 +116,12 @@ export interface LanguageSpec {
    * definition does. Other comments (lint directives, notes) are stepped over.
    */
   isDocComment?(text: string): boolean;
+  /**
+   * Parts of a tree the grammar saw only as tokens that hold code of the language, to be parsed again on
+   * their own (Rust's item macros: `cfg_rt! { pub fn f() {} }`). What they define, call and import joins
+   * the file's; syntax errors inside them do not make the file partial.
+   */
+  embeddedRanges?(root: Node): Range[];
   /** Decorator, annotation and attribute node types, collected onto the symbol they adorn. */
   annotationTypes: string[];
   /** Receiver names meaning "this instance or this type": `self`, `this`, `$this`, `Self`. */
@@ -164,6 +181,11 @@ export interface LanguageSpec {
    * (directory), a Java package, a Swift module. Null or absent: names must be imported.
    */
   sharedScopeKey?(path: string): string | null;
+  /**
+   * Files that may add methods to each other's types share a key (a Rust crate: an `impl` block can sit
+   * in any of its files). Absent: `sharedScopeKey`.
+   */
+  implScopeKey?(path: string): string | null;
   isTestFile(path: string): boolean;
   isTestSymbol(input: TestSymbolInput): boolean;
   createImportResolver(repo: RepoView): ImportResolver;

@@ -59,6 +59,7 @@ class Resolver {
   private readonly byName = new Map<string, number[]>();
   private readonly byQualified = new Map<string, number[]>();
   private readonly sharedKey = new Map<number, string>(); // fileId -> shared scope key
+  private readonly implKey = new Map<number, string>(); // fileId -> key of the files whose impls extend its types
   private readonly sharedFiles = new Map<string, number[]>();
   private readonly importsByFile = new Map<number, RImport[]>();
   private readonly scopes = new Map<number, FileScope>();
@@ -76,12 +77,15 @@ class Resolver {
     for (const f of input.files) {
       this.files.set(f.id, f);
       this.fileByPath.set(f.path, f);
-      const key = languageById(f.language).sharedScopeKey?.(f.path);
+      const spec = languageById(f.language);
+      const key = spec.sharedScopeKey?.(f.path);
       if (key != null) {
         const k = `${f.language}:${key}`;
         this.sharedKey.set(f.id, k);
         push(this.sharedFiles, k, f.id);
       }
+      const implKey = spec.implScopeKey ? spec.implScopeKey(f.path) : key;
+      if (implKey != null) this.implKey.set(f.id, `${f.language}:${implKey}`);
     }
     for (const s of input.symbols) {
       this.symbols.set(s.id, s);
@@ -146,7 +150,14 @@ class Resolver {
     for (const imp of this.importsByFile.get(fileId) ?? []) {
       if (!imp.module) continue; // a local export alias, read by exportedFrom
       const conf = imp.inError ? ERROR_FACTOR : 1;
-      const targets = (resolver.resolveModule(imp, file.path) ?? [])
+      const paths = resolver.resolveModule(imp, file.path) ?? [];
+      if (paths.length && paths.every((p) => p === file.path)) {
+        // The file's own module (Rust `use self::Kind::*`): its names are in scope already.
+        state(imp, 'internal');
+        this.bindSubmodules(scope, resolver, imp, file.path, src, conf);
+        continue;
+      }
+      const targets = paths
         .map((p) => this.fileByPath.get(p)?.id)
         .filter((id): id is number => id !== undefined && id !== fileId);
       if (!targets.length) {
@@ -199,6 +210,18 @@ class Resolver {
     if (!typePath) return null;
     const files = new Set(targets);
     return (this.byQualified.get(typePath) ?? []).filter((id) => this.isType(id) && files.has(this.symbols.get(id)!.fileId));
+  }
+
+  /** Names an import takes from its own file that are submodules of it (`from . import sub`). */
+  private bindSubmodules(scope: FileScope, resolver: ImportResolver, imp: RImport, fromPath: string, src: number,
+    conf: number): void {
+    for (const n of imp.names) {
+      const sub = resolver.resolveMember?.(imp, n.name, fromPath)
+        ?.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined && id !== imp.fileId);
+      if (!sub?.length) continue;
+      scope.names.set(n.alias ?? n.name, { kind: 'module', files: sub });
+      for (const t of sub) this.edge(src, this.moduleOf.get(t)!, 'imports', conf, imp.line, imp.fileId, null);
+    }
   }
 
   /** Top-level `name` in the given files, following re-exports and wildcard imports a few levels. */
@@ -425,11 +448,12 @@ class Resolver {
     const isSuper = (spec.superReceiver ?? /^super$/).test(receiver);
     if (spec.selfNames.includes(receiver) || isSuper) {
       const type = this.enclosingType(r.symbolId);
-      if (type === null) return this.globalMember(r.name);
+      const guess = () => (spec.builtinMethods?.has(r.name) ? null : this.globalMember(r.name));
+      if (type === null) return guess();
       const m = this.memberOf([type], r.name, isSuper);
       if (m) return m;
       // `$this->assertSame()` in a PHPUnit TestCase, `self.assertEqual()` in a unittest.TestCase.
-      return this.extendsOutside(type) ? 'external' : this.globalMember(r.name);
+      return this.extendsOutside(type) ? 'external' : guess();
     }
     if (r.receiverType) {
       const t = this.resolveType(r.receiverType, r.fileId, r.symbolId);
@@ -453,12 +477,18 @@ class Resolver {
       const ids = this.exportedFrom(bound.files, r.name, new Set());
       return ids.length ? { ids, tier: 'import' } : null;
     }
+    let knownType = false;
     if (/^[A-Z]\w*(\.[A-Z]\w*)*$/.test(receiver) || bound?.kind === 'symbol') {
       const t = this.resolveType(receiver, r.fileId, r.symbolId);
       const m = t && this.memberOf(t.ids, r.name, false);
       if (m) return m;
       if (!t && this.isBuiltin(receiver, r.fileId)) return 'external';
       if (t && this.isBuiltin(r.name, r.fileId)) return 'external';
+      knownType = !!t;
+    }
+    if (!knownType) {
+      const path = this.receiverPath(receiver, r);
+      if (path) return path;
     }
     const held = this.heldMember(receiver, r);
     if (held) return held;
@@ -485,7 +515,8 @@ class Resolver {
     let inType = false;
     // The definitions around the reference, innermost first: a function's nested definitions (Java's
     // local classes), then, where members are in scope, each enclosing type and its supertypes.
-    for (let s = this.symbols.get(fromSymbol); s && s.kind !== 'module'; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
+    // Nested modules (Rust `mod tests { .. }`) are scopes too; the file's module (no parent) is not.
+    for (let s = this.symbols.get(fromSymbol); s && s.parentId !== null; s = this.symbols.get(s.parentId)) {
       const container = CONTAINER_KINDS.has(s.kind);
       inType ||= container;
       if (container && !spec.bareCallsReachMembers) continue;
@@ -611,10 +642,11 @@ class Resolver {
     return null;
   }
 
+  /** Files whose methods may belong to each other's types (a Go package, a Rust crate). */
   private sameScope(a: number, b: number): boolean {
     if (a === b) return true;
-    const ka = this.sharedKey.get(a);
-    return ka !== undefined && ka === this.sharedKey.get(b);
+    const ka = this.implKey.get(a);
+    return ka !== undefined && ka === this.implKey.get(b);
   }
 
   /** Method `name` of the given types, then of their supertypes. */
@@ -641,9 +673,37 @@ class Resolver {
   private ownMembers(typeId: number, name: string): number[] {
     const t = this.symbols.get(typeId)!;
     const inBody = this.members.get(typeId)?.get(name) ?? [];
-    const apart = (this.byQualified.get(`${t.qualifiedName}.${name}`) ?? [])
-      .filter((id) => this.symbols.get(id)!.parentId !== typeId && this.sameScope(this.symbols.get(id)!.fileId, t.fileId));
+    // Apart: not attached to a type in its own file (that would be another type of the same name).
+    const apart = (this.byQualified.get(`${t.qualifiedName}.${name}`) ?? []).filter((id) => {
+      const m = this.symbols.get(id)!;
+      const parent = m.parentId === null ? undefined : this.symbols.get(m.parentId);
+      return m.parentId !== typeId && !(parent && TYPE_KINDS.has(parent.kind)) && this.sameScope(m.fileId, t.fileId);
+    });
     return apart.length ? [...inBody, ...apart] : inBody;
+  }
+
+  /**
+   * A receiver the language reads as a path (`crate::a::b`, `a::Type`, `std::mem`): the named member of
+   * the module it reaches or of the type inside that module; 'external' outside the repository.
+   */
+  private receiverPath(receiver: string, r: RRef): Hit | 'external' | null {
+    const file = this.files.get(r.fileId)!;
+    const resolver = this.resolverFor(file.language);
+    if (!resolver.resolveReceiver) return null;
+    const path = resolver.resolveReceiver(receiver, file.path, (name) => {
+      const b = this.scopeOf(r.fileId).names.get(name);
+      if (b?.kind === 'external') return 'external';
+      return b?.kind === 'module' ? b.files.map((id) => this.files.get(id)!.path) : null;
+    });
+    if (path === null || path === 'external') return path;
+    const files = path.files.map((p) => this.fileByPath.get(p)?.id).filter((id): id is number => id !== undefined);
+    if (!files.length || path.rest.length > 1) return null;
+    if (!path.rest.length) {
+      const ids = this.exportedFrom(files, r.name, new Set());
+      return ids.length ? { ids, tier: 'import' } : null;
+    }
+    const types = this.exportedFrom(files, path.rest[0], new Set()).filter((id) => this.isType(id));
+    return types.length ? this.memberOf(types, r.name, false) : null;
   }
 
   /**
@@ -685,9 +745,9 @@ class Resolver {
   // ---- tests ---------------------------------------------------------------------------------
 
   /**
-   * Test code -> the code it exercises: every call from a test file into a non-test file, attributed
-   * to the test function (or the test file's module for module-level suites), and every import of a
-   * non-test file by a test file, at lower confidence.
+   * Test code -> the code it exercises: every call from a test file or a test symbol (Rust's unit tests
+   * sit beside the code) into non-test code, attributed to the test function (or the test file's module
+   * for module-level suites), and every import of a non-test file by a test file, at lower confidence.
    */
   private addTestEdges(): void {
     const best = new Map<string, EdgeRow>();
@@ -700,19 +760,24 @@ class Resolver {
       if (e.dst === null || (e.kind !== 'calls' && e.kind !== 'imports')) continue;
       const from = this.files.get(e.fileId)!;
       const target = this.symbols.get(e.dst)!;
-      if (!from.isTest || this.files.get(target.fileId)!.isTest) continue;
-      if (e.kind === 'calls') add(this.testOwner(e.src), e.dst, Math.round(e.confidence * 0.9 * 1000) / 1000, e.line, e.fileId);
-      else add(e.src, this.moduleOf.get(target.fileId)!, 0.6, e.line, e.fileId);
+      if (this.files.get(target.fileId)!.isTest || this.testSymbolAround(target.id) !== null) continue;
+      if (e.kind === 'calls') {
+        const test = this.testSymbolAround(e.src);
+        if (!from.isTest && test === null) continue;
+        add(test ?? this.moduleOf.get(from.id)!, e.dst, Math.round(e.confidence * 0.9 * 1000) / 1000, e.line, e.fileId);
+      } else if (from.isTest) {
+        add(e.src, this.moduleOf.get(target.fileId)!, 0.6, e.line, e.fileId);
+      }
     }
     this.edges.push(...best.values());
   }
 
-  /** The test function a symbol sits in, or its file's module symbol. */
-  private testOwner(symbolId: number): number {
+  /** The innermost test symbol (a test function, a test module) a symbol sits in, or null. */
+  private testSymbolAround(symbolId: number): number | null {
     for (let s = this.symbols.get(symbolId); s; s = s.parentId === null ? undefined : this.symbols.get(s.parentId)) {
       if (s.isTest) return s.id;
     }
-    return this.moduleOf.get(this.symbols.get(symbolId)!.fileId)!;
+    return null;
   }
 
   private edge(src: number, dst: number | null, kind: string, confidence: number, line: number | null, fileId: number,
