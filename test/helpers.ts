@@ -10,11 +10,9 @@ import { symbolsWhere } from '../src/store/queries.js';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CG = path.join(ROOT, 'bin', 'cg.js');
 
-/** A fresh temporary directory, removed when the process exits. */
+/** A fresh temporary directory, inside the run's scratch directory (removed when the run ends). */
 export function tempDir(prefix = 'cg-test-'): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return fs.mkdtempSync(path.join(process.env.CG_TEST_TMP ?? os.tmpdir(), prefix));
 }
 
 /** Writes files (path -> content) under a new temporary directory; optionally makes it a git repo with one commit. */

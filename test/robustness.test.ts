@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -111,6 +112,9 @@ describe('files', () => {
       // root reads everything: run cg as an unprivileged user on a repository that user owns.
       const nobody = 65534;
       execFileSync('chown', ['-R', `${nobody}:${nobody}`, dir]);
+      // The run's scratch directory is private to root; let the other user reach its repository.
+      const scratch = path.dirname(dir);
+      if (scratch !== os.tmpdir()) fs.chmodSync(scratch, 0o711);
       res = spawnSync(process.execPath, [CG, 'index', '--json'], { cwd: dir, encoding: 'utf8', uid: nobody, gid: nobody,
         env: { ...process.env, HOME: dir } });
     } else {
