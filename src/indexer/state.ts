@@ -28,7 +28,10 @@ export function captureState(root: string, config: Config, logFrom: number): Rep
   return { head: headState(root), dirty: dirtyPaths(root), logEnd, configHash: configHash(root, config) };
 }
 
-/** Configuration and allowlist: a change to either can change every file's outcome. */
+/**
+ * The configuration that decides what is indexed, and the allowlist: a change to either can change
+ * every file's outcome. Thread counts and hook settings do not, so changing them rebuilds nothing.
+ */
 export function configHash(root: string, config: Config): string {
   let allow = '';
   try {
@@ -36,7 +39,9 @@ export function configHash(root: string, config: Config): string {
   } catch {
     /* no allowlist */
   }
-  return createHash('sha256').update(JSON.stringify(config)).update('\0').update(allow).digest('hex').slice(0, 16);
+  const { maxFileBytes, exclude, vendorDirs, secrets } = config;
+  return createHash('sha256').update(JSON.stringify({ maxFileBytes, exclude, vendorDirs, secrets })).update('\0').update(allow)
+    .digest('hex').slice(0, 16);
 }
 
 export function stateMeta(state: RepoState): Record<string, string | number> {

@@ -6,8 +6,14 @@ export type HeadState =
   | { kind: 'not_a_repo' }
   | { kind: 'no_git' };
 
+/**
+ * cg runs git in the background while people commit: `--no-optional-locks` keeps `git status` from
+ * taking .git/index.lock to refresh the index, which would make the user's own git command fail.
+ */
+const GIT = ['--no-optional-locks'];
+
 function git(root: string, args: string[]): string {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', [...GIT, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
 /**
@@ -35,7 +41,7 @@ export function headState(root: string): HeadState {
 }
 
 function gitZ(root: string, args: string[]): string[] {
-  const out = execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  const out = execFileSync('git', [...GIT, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
   return out.split('\0').filter(Boolean);
 }
 

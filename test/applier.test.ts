@@ -1,0 +1,217 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../src/indexer/build.js';
+import { currentDbPath } from '../src/store/db.js';
+import { dumpIndex } from '../src/store/dump.js';
+import { CG, git, makeRepo, runCg, tempDir } from './helpers.js';
+
+// The applier's promises: nothing in the change log is lost, kill -9 at any moment converges,
+// damaged records are reported and never half-applied, one applier at a time, and readers see one
+// generation or the next, never a mix.
+
+/** A module that calls into its neighbours, so edits move edges between files. */
+function module(i: number, n: number, version: number): string {
+  const next = (i + 1) % n;
+  return [`from pkg.m${next} import f${next}`, '', `def f${i}(x):`, `    return f${next}(x) + ${version}`, '',
+    `class C${i}:`, `    def v${version}_m(self):`, `        return f${i}(${version})`, ''].join('\n');
+}
+
+function generatedRepo(n: number): string {
+  const files: Record<string, string> = { 'pkg/__init__.py': '' };
+  for (let i = 0; i < n; i++) files[`pkg/m${i}.py`] = module(i, n, 0);
+  return makeRepo(files, { commit: true });
+}
+
+function dumpOf(root: string) {
+  const db = new Database(currentDbPath(root)!, { readonly: true });
+  try {
+    return JSON.stringify(dumpIndex(db));
+  } finally {
+    db.close();
+  }
+}
+
+async function freshDump(root: string): Promise<string> {
+  const copy = path.join(tempDir('cg-fresh-'), 'repo');
+  fs.cpSync(root, copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}.codegraph`) });
+  await buildIndex(copy);
+  return dumpOf(copy);
+}
+
+function setConfig(root: string, config: object): void {
+  fs.writeFileSync(path.join(root, '.codegraph', 'config.json'), JSON.stringify(config));
+}
+
+describe('crash safety', () => {
+  it('converges to the uninterrupted result after kill -9 of the applier at 50 random moments', async () => {
+    const n = 80;
+    const root = generatedRepo(n);
+    expect(runCg(['index', '-q'], root).code).toBe(0);
+    // Time one uninterrupted update of a large edit, to spread the kills over a whole run.
+    for (let i = 0; i < n; i += 2) fs.writeFileSync(path.join(root, `pkg/m${i}.py`), module(i, n, 1));
+    let t = performance.now();
+    expect(runCg(['update', '-q'], root).code).toBe(0);
+    const span = performance.now() - t;
+    let interrupted = 0;
+    for (let trial = 0; trial < 50; trial++) {
+      const version = trial + 2;
+      // Mostly incremental updates; every fifth trial changes most files, which takes the rebuild path.
+      const share = trial % 5 === 4 ? 0.9 : 0.25;
+      for (let i = 0; i < n; i++) if ((i * 7 + trial) % 100 < share * 100) fs.writeFileSync(path.join(root, `pkg/m${i}.py`), module(i, n, version));
+      const child = spawn(process.execPath, [CG, 'update', '-q'], { cwd: root, stdio: 'ignore' });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      await sleep(Math.random() * span * 1.2);
+      child.kill('SIGKILL');
+      if ((await exited) === 'SIGKILL') interrupted++;
+      t = performance.now();
+      const after = runCg(['update', '--json'], root);
+      expect(after.code, after.stderr + after.stdout).toBe(0);
+      expect(dumpOf(root), `trial ${trial}`).toBe(await freshDump(root));
+    }
+    // Most kills landed while the applier was running, or the test proved little.
+    expect(interrupted).toBeGreaterThan(25);
+  }, 600_000);
+});
+
+describe('damaged change-log records', () => {
+  it('are detected by checksum, reported, skipped, and replaced by a rescan', async () => {
+    const root = generatedRepo(6);
+    runCg(['index', '-q'], root);
+    fs.writeFileSync(path.join(root, 'pkg/m1.py'), module(1, 6, 7));
+    const log = path.join(root, '.codegraph', 'wal', 'changes.log');
+    fs.mkdirSync(path.dirname(log), { recursive: true });
+    // A record whose bytes changed after it was written, then garbage, then a torn (unterminated) write.
+    fs.appendFileSync(log, 'CG1 123456 60 {"v":1,"event":"save","paths":["pkg/m1.py"],"at":1795300000}\n');
+    fs.appendFileSync(log, 'not a record at all\n');
+    fs.appendFileSync(log, 'CG1 99 40 {"v":1,"event":"sa');
+    const res = runCg(['update', '--json'], root);
+    expect(res.code, res.stderr).toBe(0);
+    const round = res.json.rounds[0];
+    expect(round.problems.map((p: any) => p.detail)).toEqual(['checksum mismatch', 'not a change-log record']);
+    expect(round.reason).toContain('unreadable change-log record');
+    expect(round.modified).toBe(1);
+    expect(runCg(['update'], root).stdout).toContain('Up to date');
+    // The torn tail is left alone until a writer terminates it; then it is one more bad line, not a prefix.
+    expect(runCg(['notify', 'pkg/m2.py', '--no-apply'], root).code).toBe(0);
+    const again = runCg(['update', '--json'], root).json.rounds[0];
+    expect(again.problems.map((p: any) => p.detail)).toEqual([expect.stringContaining('torn write')]);
+    expect(dumpOf(root)).toBe(await freshDump(root));
+    expect(runCg(['update', '--json'], root).json.rounds[0].records).toBe(0);
+  });
+});
+
+describe('concurrency', () => {
+  it('50 commits in rapid succession: every record kept, one applier at a time, each generation read whole', async () => {
+    const n = 12;
+    const root = generatedRepo(n);
+    runCg(['index', '-q'], root);
+    expect(runCg(['hooks', 'install'], root).code).toBe(0);
+    // Each commit rewrites every module to one version; a mixed read would show two versions at once.
+    const script = path.join(tempDir('cg-commits-'), 'commits.mjs');
+    fs.writeFileSync(script, `
+      import fs from 'node:fs';
+      import { execFileSync } from 'node:child_process';
+      const module = ${module.toString()};
+      for (let v = 1; v <= 50; v++) {
+        for (let i = 0; i < ${n}; i++) fs.writeFileSync('pkg/m' + i + '.py', module(i, ${n}, v));
+        execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qam', 'v' + v]);
+      }`);
+    const committer = spawn(process.execPath, [script], { cwd: root, stdio: 'inherit' });
+    const done = new Promise((resolve) => committer.once('exit', resolve));
+    let finished = false;
+    void done.then(() => (finished = true));
+    // Read while commits and background appliers run. Each read is one transaction; a generation must
+    // always show the same content (an apply publishes its rows and its generation number together).
+    const byGeneration = new Map<string, string>();
+    let reads = 0;
+    while (!finished || (await pending(root)) > 0 || fs.existsSync(path.join(root, '.codegraph', 'writer.lock'))) {
+      const db = new Database(currentDbPath(root)!, { readonly: true });
+      try {
+        const [generation, content] = db.transaction(() => [
+          db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string,
+          db.prepare("SELECT group_concat(name, ' ') FROM (SELECT name FROM symbols WHERE name LIKE 'v%\\_m' ESCAPE '\\' ORDER BY name)")
+            .pluck().get() as string,
+        ])();
+        const earlier = byGeneration.get(generation);
+        if (earlier !== undefined) expect(content, `generation ${generation} read twice`).toBe(earlier);
+        byGeneration.set(generation, content);
+        reads++;
+      } finally {
+        db.close();
+      }
+      await sleep(5);
+    }
+    await done;
+    // No record lost: one per commit.
+    const log = fs.readFileSync(path.join(root, '.codegraph', 'wal', 'changes.log'), 'utf8').split('\n').filter(Boolean);
+    expect(log.filter((l) => l.includes('"event":"post-commit"'))).toHaveLength(50);
+    // Appliers never overlapped: every start follows the previous end.
+    const events = fs.readFileSync(path.join(root, '.codegraph', 'applier.log'), 'utf8').split('\n').filter(Boolean)
+      .map((l) => ({ at: Date.parse(l.split(' ')[0]), kind: l.includes(' start') ? 'start' : 'end' }));
+    expect(events.length).toBeGreaterThan(1);
+    for (let i = 1; i < events.length; i++) expect(events[i].kind).not.toBe(events[i - 1].kind);
+    expect(byGeneration.size).toBeGreaterThan(1);
+    expect(reads).toBeGreaterThan(10);
+    const final = dumpOf(root);
+    expect(final).toContain('v50_m');
+    expect(final).toBe(await freshDump(root));
+  }, 300_000);
+});
+
+async function pending(root: string): Promise<number> {
+  const res = runCg(['status', '--json'], root);
+  return res.json?.freshness?.pendingChanges ?? 0;
+}
+
+describe('updates in unusual states', () => {
+  it('rebuilds a corrupt index with a message instead of failing', () => {
+    const root = generatedRepo(4);
+    runCg(['index', '-q'], root);
+    fs.writeFileSync(currentDbPath(root)!, 'garbage '.repeat(1000));
+    const res = runCg(['update'], root);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^Rebuilt the index \(Cannot open the index|^Rebuilt the index \(The index at/);
+    expect(runCg(['status', '--json'], root).code).toBe(0);
+  });
+
+  it('updates on a detached HEAD, with an unborn HEAD, and outside git (by rescanning)', async () => {
+    const detached = generatedRepo(3);
+    runCg(['index', '-q'], detached);
+    git(detached, 'checkout', '-q', '--detach');
+    fs.writeFileSync(path.join(detached, 'pkg/m0.py'), module(0, 3, 5));
+    expect(runCg(['update', '--json'], detached).json.rounds[0]).toMatchObject({ mode: 'incremental', modified: 1 });
+
+    const unborn = makeRepo({ 'a.py': 'def a():\n    pass\n' }, { git: true });
+    runCg(['index', '-q'], unborn);
+    fs.writeFileSync(path.join(unborn, 'b.py'), 'def b():\n    pass\n');
+    const res = runCg(['update', '--json'], unborn).json.rounds[0];
+    expect(res).toMatchObject({ mode: 'incremental', added: 1, reason: 'no git commit to compare with' });
+
+    const plain = makeRepo({ 'a.py': 'def a():\n    pass\n' });
+    runCg(['index', '-q'], plain);
+    fs.rmSync(path.join(plain, 'a.py'));
+    expect(runCg(['update', '--json'], plain).json.rounds[0]).toMatchObject({ mode: 'incremental', deleted: 1 });
+    expect(dumpOf(plain)).toBe(await freshDump(plain));
+  });
+
+  it('cg notify records saved paths and refuses paths outside the repository', () => {
+    const root = generatedRepo(3);
+    runCg(['index', '-q'], root);
+    setConfig(root, { hooks: { autoApply: false } });
+    fs.writeFileSync(path.join(root, 'pkg/m2.py'), module(2, 3, 9));
+    const res = runCg(['notify', 'pkg/m2.py', '--json'], root);
+    expect(res.json).toMatchObject({ recorded: 1, paths: ['pkg/m2.py'], applier: 'off' });
+    const viaStdin = spawnSync(process.execPath, [CG, 'notify', '--json'], { cwd: root, input: 'pkg/m1.py\npkg/m0.py\n', encoding: 'utf8' });
+    expect(JSON.parse(viaStdin.stdout).recorded).toBe(2);
+    expect(runCg(['status', '--json'], root).json.freshness.pendingChanges).toBe(2);
+    const outside = runCg(['notify', '/etc/passwd', '--json'], root);
+    expect(outside.code).toBe(2);
+    expect(outside.json.error.message).toContain('outside the repository');
+    expect(runCg(['update', '--json'], root).json.rounds[0]).toMatchObject({ records: 2, modified: 1 });
+    expect(runCg(['status', '--json'], root).json.freshness.pendingChanges).toBe(0);
+  });
+});
