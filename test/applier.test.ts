@@ -215,3 +215,42 @@ describe('updates in unusual states', () => {
     expect(runCg(['status', '--json'], root).json.freshness.pendingChanges).toBe(0);
   });
 });
+
+describe('symbol identity', () => {
+  it('an edit keeps the ids of the symbols it did not touch', () => {
+    const root = makeRepo({ 'a.py': 'def keep():\n    return 1\n\nclass K:\n    def m(self):\n        return keep()\n' });
+    runCg(['index', '-q'], root);
+    const ids = () => Object.fromEntries((runCg(['symbols', '*', '--json'], root).json.symbols as any[]).map((s) => [s.qualifiedName, s.id]));
+    const before = ids();
+    fs.writeFileSync(path.join(root, 'a.py'), 'def added():\n    return 0\n\ndef keep():\n    return 2\n\nclass K:\n    def m(self):\n        return keep()\n');
+    expect(runCg(['update', '--json'], root).json.rounds[0].mode).toBe('incremental');
+    const after = ids();
+    expect(after.keep).toBe(before.keep);
+    expect(after.K).toBe(before.K);
+    expect(after['K.m']).toBe(before['K.m']);
+    expect(Object.values(before)).not.toContain(after.added);
+  });
+});
+
+describe('cg watch', () => {
+  it('applies saved files without a hook or notify', async () => {
+    const root = generatedRepo(3);
+    runCg(['index', '-q'], root);
+    const watcher = spawn(process.execPath, [CG, 'watch', '--debounce', '100'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    watcher.stderr.on('data', (d) => (stderr += String(d)));
+    try {
+      for (let i = 0; i < 100 && !stderr.includes('watching'); i++) await sleep(100);
+      fs.writeFileSync(path.join(root, 'pkg/new.py'), 'def fresh_from_watch():\n    return 1\n');
+      let found = 0;
+      for (let i = 0; i < 100 && !found; i++) {
+        await sleep(100);
+        found = runCg(['symbols', 'fresh_from_watch', '--json'], root).json.total;
+      }
+      expect(found, stderr).toBe(1);
+    } finally {
+      watcher.kill('SIGTERM');
+      await new Promise((resolve) => watcher.once('exit', resolve));
+    }
+  });
+});
