@@ -43,7 +43,10 @@ function pyModule(r: Rng, others: string[]): string {
   const imported: string[] = [];
   for (const o of others.slice(0, r.int(3))) {
     const mod = o.replace(/\.py$/, '').replace(/\//g, '.');
-    if (r.chance(0.5)) {
+    if (r.chance(0.15)) {
+      lines.push(`from ${mod} import *`);
+      imported.push(r.pick([...FUNCS, ...CLASSES]));
+    } else if (r.chance(0.5)) {
       const name = r.pick([...FUNCS, ...CLASSES]);
       lines.push(`from ${mod} import ${name}`);
       imported.push(name);
@@ -71,10 +74,20 @@ function tsModule(r: Rng, others: string[]): string {
   const lines: string[] = [];
   const imported: string[] = [];
   for (const o of others.slice(0, r.int(3))) {
+    const spec = `./${path.posix.basename(o).replace(/\.ts$/, '')}`;
     const name = r.pick([...FUNCS, ...CLASSES]);
-    if (imported.includes(name)) continue;
-    lines.push(`import { ${name} } from './${path.posix.basename(o).replace(/\.ts$/, '')}';`);
-    imported.push(name);
+    if (r.chance(0.15)) {
+      lines.push(`export * from '${spec}';`);
+    } else if (r.chance(0.2)) {
+      const ns = `ns${r.int(100)}`;
+      if (imported.some((i) => i.startsWith(`${ns}.`))) continue;
+      lines.push(`import * as ${ns} from '${spec}';`);
+      imported.push(`${ns}.${r.pick(FUNCS)}`);
+    } else {
+      if (imported.includes(name)) continue;
+      lines.push(`import { ${name} } from '${spec}';`);
+      imported.push(name);
+    }
   }
   for (let i = 0, n = 1 + r.int(3); i < n; i++) {
     lines.push(`export function ${r.pick(FUNCS)}${i}(x: number): number {`, `  return ${r.pick([...imported, ...FUNCS])}(x);`, '}');

@@ -1,25 +1,28 @@
 import type Database from 'better-sqlite3';
+import type { FileExtract } from '../extract/types.js';
 
 /**
  * Which files must be re-resolved after some files changed. Resolution of a reference reads only:
  * the imports of its own file (and, through re-exports, of the files they lead to), symbols looked up
- * by name, and supertypes. So a file outside the changed set can resolve differently only if
- *   - it imported a changed file (its scope may change), or
- *   - one of its references or imports names something a changed file defines or imports, before or
- *     after the change (a new definition can capture a name; a removed one release it), or
- *   - an import of it names a changed file's module (a new file can turn an external import internal).
- * Changes to supertypes reach further (every subtype's method lookups), so the caller re-resolves
- * everything when the changed files' own inheritance edges differ. The property test in
- * test/incremental.test.ts checks the result against full builds.
+ * by name (kind, qualified name and, for return types, signature), and supertypes. So a file outside
+ * the changed set can resolve differently only if
+ *   - it imports a changed file that gained or lost a wildcard import (its scope may widen or narrow),
+ *   - one of its references or imports names a definition or import that a changed file added,
+ *     removed or altered (a new definition can capture a name; a removed one releases it), or
+ *   - an import of it names an added or removed file's module (an external import can turn internal).
+ * Editing a function's body changes none of these, so only the edited file is re-resolved. Changes to
+ * supertypes reach further (every subtype's method lookups), so the caller re-resolves everything when
+ * the changed files' own inheritance edges differ. test/incremental.test.ts checks the result against
+ * full builds.
  */
 export interface ChangeFootprint {
-  /** Names defined or imported by the changed files (names and parts of qualified names). */
+  /** Names whose definitions or imports changed (names and parts of qualified names). */
   names: Set<string>;
-  /** Module-like names of the changed paths: file names without extension, directory names. */
+  /** Module-like names of added and removed paths: file names without extension, directory names. */
   modules: Set<string>;
-  /** Files that imported one of the changed files. */
+  /** Files whose scope may change without a name saying so: importers of removed files and of wildcard changes. */
   importers: Set<number>;
-  /** Inheritance edges written in the changed files, as comparable keys. */
+  /** Inheritance edges written in the changed files before the change, as comparable keys. */
   inherits: Set<string>;
 }
 
@@ -27,34 +30,98 @@ export function emptyFootprint(): ChangeFootprint {
   return { names: new Set(), modules: new Set(), importers: new Set(), inherits: new Set() };
 }
 
-/** Adds what the given files (by id) currently define, import and inherit, and who imports them. */
-export function recordFootprint(db: Database.Database, fileIds: number[], paths: string[], into: ChangeFootprint): void {
-  if (!fileIds.length && !paths.length) return;
-  const ids = JSON.stringify(fileIds);
-  for (const [name, qn] of db.prepare(`SELECT name, qualified_name FROM symbols WHERE file_id IN (SELECT value FROM json_each(?))`)
-    .raw().all(ids) as [string, string][]) {
-    into.names.add(name);
-    for (const part of qn.split('.')) into.names.add(part);
+/** What other files can see of one file: its definitions and its imports, as comparable keys. */
+interface FileFace {
+  symbols: Map<string, string>; // key -> qualified name
+  imports: Map<string, string[]>; // key -> bound names
+}
+
+function symbolKey(kind: string, qn: string, signature: string, isTest: boolean): string {
+  return `${kind}\0${qn}\0${signature}\0${isTest ? 1 : 0}`;
+}
+
+function importKey(module: string, names: string, alias: string | null, wildcard: boolean, reexport: boolean): string {
+  return `${module}\0${names}\0${alias ?? ''}\0${+wildcard}\0${+reexport}`;
+}
+
+function boundNames(names: { name: string; alias?: string }[], alias: string | null): string[] {
+  return [...(alias ? [alias] : []), ...names.flatMap((n) => (n.alias ? [n.name, n.alias] : [n.name]))];
+}
+
+function faceFromDb(db: Database.Database, fileId: number): FileFace {
+  const face: FileFace = { symbols: new Map(), imports: new Map() };
+  for (const [kind, qn, signature, isTest] of db.prepare('SELECT kind, qualified_name, signature, is_test FROM symbols WHERE file_id = ?')
+    .raw().all(fileId) as [string, string, string, number][]) {
+    face.symbols.set(symbolKey(kind, qn, signature, isTest === 1), qn);
   }
-  for (const [names, alias] of db.prepare(`SELECT names, alias FROM imports WHERE file_id IN (SELECT value FROM json_each(?))`)
-    .raw().all(ids) as [string, string | null][]) {
-    if (alias) into.names.add(alias);
-    for (const n of JSON.parse(names) as { name: string; alias?: string }[]) {
-      into.names.add(n.name);
-      if (n.alias) into.names.add(n.alias);
+  for (const [module, names, alias, wildcard, reexport] of db.prepare(
+    'SELECT module, names, alias, wildcard, reexport FROM imports WHERE file_id = ?').raw().all(fileId) as
+    [string, string, string | null, number, number][]) {
+    face.imports.set(importKey(module, names, alias, wildcard === 1, reexport === 1), boundNames(JSON.parse(names), alias));
+  }
+  return face;
+}
+
+function faceFromExtract(x: FileExtract): FileFace {
+  const face: FileFace = { symbols: new Map(), imports: new Map() };
+  for (const s of x.symbols) face.symbols.set(symbolKey(s.kind, s.qualifiedName, s.signature, s.isTest), s.qualifiedName);
+  for (const i of x.imports) {
+    face.imports.set(importKey(i.module, JSON.stringify(i.names), i.alias ?? null, !!i.wildcard, !!i.reexport),
+      boundNames(i.names, i.alias ?? null));
+  }
+  return face;
+}
+
+function addQualified(into: Set<string>, qn: string): void {
+  for (const part of qn.split('.')) into.add(part);
+}
+
+function importersOf(db: Database.Database, fileId: number): number[] {
+  return db.prepare(`SELECT DISTINCT e.file_id FROM edges e JOIN symbols s ON s.id = e.dst_id
+    WHERE e.kind = 'imports' AND s.file_id = ?`).pluck().all(fileId) as number[];
+}
+
+/** A file about to be removed (deleted, or now skipped): everything it offered changes. Call before removing it. */
+export function recordRemoved(db: Database.Database, fileId: number, path: string, fp: ChangeFootprint): void {
+  const face = faceFromDb(db, fileId);
+  for (const qn of face.symbols.values()) addQualified(fp.names, qn);
+  for (const names of face.imports.values()) for (const n of names) fp.names.add(n);
+  for (const f of importersOf(db, fileId)) fp.importers.add(f);
+  addModule(path, fp);
+  for (const k of inheritanceKeys(db, [fileId])) fp.inherits.add(k);
+}
+
+/** A file that is new to the index: everything it offers is new. */
+export function recordAdded(x: FileExtract, fp: ChangeFootprint): void {
+  const face = faceFromExtract(x);
+  for (const qn of face.symbols.values()) addQualified(fp.names, qn);
+  for (const names of face.imports.values()) for (const n of names) fp.names.add(n);
+  addModule(x.path, fp);
+}
+
+/** A file whose content changed: only what differs between its old and new definitions and imports. Call before replacing it. */
+export function recordModified(db: Database.Database, fileId: number, x: FileExtract, fp: ChangeFootprint): void {
+  const before = faceFromDb(db, fileId);
+  const after = faceFromExtract(x);
+  // Importers see this file's names through their own imports, so changed names reach them through
+  // `names`; only an import that brings unnamed things (`import *`, `export * from`) widens their scope.
+  let scopeChanged = false;
+  for (const [a, b] of [[before, after], [after, before]] as const) {
+    for (const [key, qn] of a.symbols) if (!b.symbols.has(key)) addQualified(fp.names, qn);
+    for (const [key, names] of a.imports) {
+      if (b.imports.has(key)) continue;
+      for (const n of names) fp.names.add(n);
+      if (!names.length || key.split('\0')[3] === '1') scopeChanged = true;
     }
   }
-  for (const [fileId] of db.prepare(`SELECT DISTINCT e.file_id FROM edges e JOIN symbols s ON s.id = e.dst_id
-      WHERE e.kind = 'imports' AND s.file_id IN (SELECT value FROM json_each(?))`).raw().all(ids) as [number][]) {
-    into.importers.add(fileId);
-  }
-  for (const p of paths) {
-    const parts = p.split('/');
-    const base = parts.pop()!;
-    into.modules.add(base.replace(/\..*$/, ''));
-    for (const d of parts) into.modules.add(d);
-  }
-  for (const key of inheritanceKeys(db, fileIds)) into.inherits.add(key);
+  if (scopeChanged) for (const f of importersOf(db, fileId)) fp.importers.add(f);
+  for (const k of inheritanceKeys(db, [fileId])) fp.inherits.add(k);
+}
+
+function addModule(path: string, fp: ChangeFootprint): void {
+  const parts = path.split('/');
+  fp.modules.add(parts.pop()!.replace(/\..*$/, ''));
+  for (const d of parts) fp.modules.add(d);
 }
 
 /** The extends/implements edges written in these files, keyed by qualified names and files. */
@@ -71,23 +138,40 @@ export function inheritanceKeys(db: Database.Database, fileIds: number[]): strin
 export function affectedFiles(db: Database.Database, changed: number[], fp: ChangeFootprint): Set<number> {
   const out = new Set<number>(changed);
   for (const f of fp.importers) out.add(f);
-  const last = (s: string) => s.split(/\.|::|->|\\|\//).pop() ?? s;
-  const head = (s: string) => s.split(/[.(<[]|::|->|\\/)[0];
-  for (const [fileId, name, receiver, receiverType] of db.prepare(
-    'SELECT file_id, name, receiver, receiver_type FROM refs').raw().all() as [number, string, string | null, string | null][]) {
-    if (out.has(fileId)) continue;
-    if (fp.names.has(name) || (receiverType && (fp.names.has(last(receiverType)) || fp.names.has(head(receiverType))))
-      || (receiver && (fp.names.has(head(receiver)) || fp.names.has(last(receiver))))) out.add(fileId);
+  const names = [...fp.names];
+  if (names.length) {
+    const last = (s: string) => s.split(/\.|::|->|\\|\//).pop() ?? s;
+    const head = (s: string) => s.split(/[.(<[]|::|->|\\/)[0];
+    // SQLite narrows to rows whose text contains a changed name at all; the exact test follows.
+    for (const [fileId, name, receiver, receiverType] of candidates(db,
+      'SELECT file_id, name, receiver, receiver_type FROM refs', ['name', 'receiver', 'receiver_type'], names) as
+      [number, string, string | null, string | null][]) {
+      if (out.has(fileId)) continue;
+      if (fp.names.has(name) || (receiverType && (fp.names.has(last(receiverType)) || fp.names.has(head(receiverType))))
+        || (receiver && (fp.names.has(head(receiver)) || fp.names.has(last(receiver))))) out.add(fileId);
+    }
   }
-  for (const [fileId, module, names] of db.prepare('SELECT file_id, module, names FROM imports').raw().all() as
-    [number, string, string][]) {
-    if (out.has(fileId)) continue;
-    const tail = last(module.replace(/\.(js|ts|mjs|cjs|jsx|tsx|php|py)$/, ''));
-    if (fp.modules.has(tail) || fp.names.has(tail)
-      || (JSON.parse(names) as { name: string }[]).some((n) => fp.names.has(n.name))) out.add(fileId);
+  const words = [...new Set([...names, ...fp.modules])];
+  if (words.length) {
+    for (const [fileId, module, importNames] of candidates(db, 'SELECT file_id, module, names FROM imports',
+      ['module', 'names'], words) as [number, string, string][]) {
+      if (out.has(fileId)) continue;
+      const tail = module.split(/\.|::|->|\\|\//).filter(Boolean).pop() ?? '';
+      const stem = module.replace(/\.(js|ts|mjs|cjs|jsx|tsx|php|py)$/, '').split(/\.|::|->|\\|\//).filter(Boolean).pop() ?? '';
+      if (fp.modules.has(tail) || fp.modules.has(stem) || fp.names.has(stem)
+        || (JSON.parse(importNames) as { name: string }[]).some((n) => fp.names.has(n.name))) out.add(fileId);
+    }
   }
   // Only files that still exist.
   const live = new Set(db.prepare('SELECT id FROM files').pluck().all() as number[]);
   for (const f of out) if (!live.has(f)) out.delete(f);
   return out;
+}
+
+/** Rows of `select` whose columns contain one of the words (all rows when there are many words). */
+function candidates(db: Database.Database, select: string, columns: string[], words: string[]): unknown[][] {
+  if (words.length > 40) return db.prepare(select).raw().all() as unknown[][];
+  const conds = words.flatMap(() => columns.map((c) => `instr(${c}, ?) > 0`));
+  const params = words.flatMap((w) => columns.map(() => w));
+  return db.prepare(`${select} WHERE ${conds.join(' OR ')}`).raw().all(...params) as unknown[][];
 }

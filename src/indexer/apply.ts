@@ -13,7 +13,7 @@ import { fileHash } from '../extract/process.js';
 import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress } from './build.js';
 import { extractAll } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
-import { affectedFiles, emptyFootprint, recordFootprint } from './affected.js';
+import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
 import type { EdgeRow } from '../store/writer.js';
 
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
@@ -163,9 +163,12 @@ interface Counts {
 /** When more than this share of files would be re-resolved, resolving all of them is as cheap. */
 const FULL_RESOLVE_SHARE = 0.5;
 
-/** The changed files' supertype edges now differ from before. */
-function inheritanceChanged(db: Database.Database, changedIds: number[], before: Set<string>, edges: EdgeRow[]): boolean {
-  const changed = new Set(changedIds);
+/**
+ * The supertype edges of modified files now differ from before, or a removed file had some. (A new
+ * file's supertypes need no more than its name: anything reaching them goes through that name.)
+ */
+function inheritanceChanged(db: Database.Database, modifiedIds: number[], before: Set<string>, edges: EdgeRow[]): boolean {
+  const changed = new Set(modifiedIds);
   const key = db.prepare(`SELECT f.path || ':' || s.qualified_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).pluck();
   const after = new Set(edges.filter((e) => (e.kind === 'extends' || e.kind === 'implements') && changed.has(e.fileId) && e.dst !== null)
     .map((e) => `${e.kind} ${key.get(e.src)} -> ${key.get(e.dst)}`));
@@ -218,13 +221,14 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   onProgress({ phase: 'write', done: 0, total: 1 });
   db.transaction(() => {
     let nextFileId = (db.prepare('SELECT COALESCE(MAX(id), 0) FROM files').pluck().get() as number) + 1;
-    // What the changed files defined, imported and inherited before the change, and who imported them.
+    // What other files could see change: definitions and imports added, removed or altered.
     const footprint = emptyFootprint();
-    const oldIds = [...removals, ...outcomes.map((o) => o.path)].map((p) => indexed.get(p)?.id).filter((id): id is number => id !== undefined);
-    recordFootprint(db, oldIds, [...removals, ...outcomes.map((o) => o.path)], footprint);
-    const oldInherits = new Set(footprint.inherits);
     const changedIds: number[] = [];
-    for (const p of removals) writer.removeFile(indexed.get(p)!.id, p);
+    const modifiedIds: number[] = [];
+    for (const p of removals) {
+      recordRemoved(db, indexed.get(p)!.id, p, footprint);
+      writer.removeFile(indexed.get(p)!.id, p);
+    }
     for (const s of walkSkips) {
       writer.forgetPath(s.path);
       if (s.reason) writer.addSkipped(s.path, s.reason, s.detail, false, s.language);
@@ -234,6 +238,10 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       if (o.status === 'indexed' && o.extract.symbols.length < SYMBOLS_PER_FILE) {
         const fileId = old?.id ?? nextFileId++;
         const ids = old ? keptIds(db, old.id, o) : undefined;
+        if (old) {
+          recordModified(db, old.id, o.extract, footprint);
+          modifiedIds.push(old.id);
+        } else recordAdded(o.extract, footprint);
         if (old) writer.removeFile(old.id, o.path);
         else writer.forgetPath(o.path);
         writer.addFile(o, fileId, ids);
@@ -242,6 +250,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
         else counts.added++;
       } else {
         if (old) {
+          recordRemoved(db, old.id, o.path, footprint);
           writer.removeFile(old.id, o.path);
           counts.deleted++;
         } else writer.forgetPath(o.path);
@@ -250,13 +259,12 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       }
     }
     onProgress({ phase: 'resolve', done: 0, total: 1 });
-    recordFootprint(db, changedIds, [], footprint);
     const paths = db.prepare('SELECT path FROM files').pluck().all() as string[];
     const view = repoView(root, new Set(paths));
     let only: Set<number> | undefined = affectedFiles(db, changedIds, footprint);
     if (only.size > paths.length * FULL_RESOLVE_SHARE) only = undefined;
     let resolved = resolveAll(loadResolveInput(db, only), view);
-    if (only && inheritanceChanged(db, changedIds, oldInherits, resolved.edges)) {
+    if (only && inheritanceChanged(db, modifiedIds, footprint.inherits, resolved.edges)) {
       // A changed supertype alters method lookups through every subtype: resolve everything.
       only = undefined;
       resolved = resolveAll(loadResolveInput(db), view);

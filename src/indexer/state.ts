@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { readLog } from '../changes/log.js';
-import { dirtyPaths, headState, type HeadState } from '../repo/git.js';
+import { workingTreeState, type HeadState } from '../repo/git.js';
 
 /**
  * What an index reflects, recorded in its meta table so the next update knows where to start:
@@ -25,7 +25,7 @@ const MAX_DIRTY = 20_000;
 export function captureState(root: string, config: Config, logFrom: number): RepoState {
   // Read the log first: records appended after this point describe changes this state may miss.
   const logEnd = readLog(root, logFrom).end;
-  return { head: headState(root), dirty: dirtyPaths(root), logEnd, configHash: configHash(root, config) };
+  return { ...workingTreeState(root), logEnd, configHash: configHash(root, config) };
 }
 
 /**

@@ -45,19 +45,6 @@ function gitZ(root: string, args: string[]): string[] {
   return out.split('\0').filter(Boolean);
 }
 
-/**
- * Paths whose working-tree state differs from HEAD: modified, added, deleted, untracked (not
- * ignored). Null when git cannot say (not a repository, no git).
- */
-export function dirtyPaths(root: string): string[] | null {
-  try {
-    const entries = gitZ(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
-    return entries.map((e) => e.slice(3));
-  } catch {
-    return null;
-  }
-}
-
 /** Paths that differ between two commits (both sides of a rename), or null if either is unknown. */
 export function changedBetween(root: string, from: string, to: string): string[] | null {
   try {
@@ -65,4 +52,37 @@ export function changedBetween(root: string, from: string, to: string): string[]
   } catch {
     return null;
   }
+}
+
+/**
+ * HEAD and the dirty paths in one `git status` run (porcelain v2 with branch headers): the applier's
+ * view of the working tree, at the cost of one process instead of four.
+ */
+export function workingTreeState(root: string): { head: HeadState; dirty: string[] | null } {
+  let entries: string[];
+  try {
+    entries = gitZ(root, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--no-renames']);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { head: { kind: 'no_git' }, dirty: null };
+    return { head: { kind: 'not_a_repo' }, dirty: null };
+  }
+  let oid = '';
+  let branch: string | null = null;
+  const dirty: string[] = [];
+  for (const e of entries) {
+    if (e.startsWith('# branch.oid ')) oid = e.slice(13);
+    else if (e.startsWith('# branch.head ')) branch = e.slice(14) === '(detached)' ? null : e.slice(14);
+    else if (e.startsWith('1 ')) dirty.push(fieldsAfter(e, 8));
+    else if (e.startsWith('u ')) dirty.push(fieldsAfter(e, 10));
+    else if (e.startsWith('? ')) dirty.push(e.slice(2));
+  }
+  const head: HeadState = oid && oid !== '(initial)' ? { kind: 'commit', commit: oid, branch } : { kind: 'unborn', branch };
+  return { head, dirty };
+}
+
+/** The rest of a porcelain line after `n` space-separated fields (the path, which may hold spaces). */
+function fieldsAfter(line: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n; k++) i = line.indexOf(' ', i) + 1;
+  return line.slice(i);
 }
