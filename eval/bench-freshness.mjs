@@ -3,7 +3,8 @@
 // the same run, on a real repository with history.
 //
 //   hook return time      the installed post-commit hook, run as git runs it (sh), N times
-//   one-file change       edit 1 file (add a function), then apply; in-process, p50/p95 of N
+//   one-file change       edit 1 file (add a function), then apply; in-process and warm (grammars
+//                         loaded, as in cg watch), p50/p95 of N; also as a fresh `cg update` process
 //   five-file change      the same with 5 files
 //   branch switch         git checkout of a commit far away (hundreds of files), then apply
 //   full rebuild          cg's full build of the same checkout, in-process, median of 3
@@ -104,6 +105,12 @@ const applyAfter = async (n) => {
   }
   return out;
 };
+// Warm up as a long-running applier (cg watch, a server) is: one update per language loads its grammar.
+const { languageForFile: lf } = await import('../dist/lang/registry.js');
+for (const lang of new Set(editable.map((f) => lf(f).id))) {
+  edit(editable.find((f) => lf(f).id === lang));
+  await updateIndex(dir);
+}
 const one = await applyAfter(1);
 const five = await applyAfter(5);
 

@@ -46,8 +46,9 @@ function listFiles(root) {
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-bench-'));
+// The corpus directory is copied whole (django/ stays django/), so that imports of the package resolve.
 const copy = path.join(scratch, 'corpus');
-fs.cpSync(corpus, copy, { recursive: true });
+fs.cpSync(corpus, path.join(copy, path.basename(corpus)), { recursive: true });
 const files = listFiles(copy);
 const byGrammar = new Map();
 for (const f of files) {

@@ -42,8 +42,10 @@ describe('secret detection rules', () => {
     expect(scan('def check_password(password):\n    return password == stored')).toEqual([]);
   });
 
-  it('flags long random literals as high-entropy strings', () => {
-    expect(scan(`blob = "${RANDOM_40}"`)).toEqual(['high-entropy-string']);
+  it('flags long random literals named like credentials as high-entropy strings, not other random data', () => {
+    expect(scan(`signing_key = "${RANDOM_40}"`)).toEqual(['high-entropy-string']);
+    expect(scan(`headers = { Authorization: "${RANDOM_40}" }`)).toEqual(['high-entropy-string']);
+    expect(scan(`blob = "${RANDOM_40}"`)).toEqual([]); // test data, a gzip/base64 fixture, a request id
   });
 
   it('accepts allowlisted findings by fingerprint, by path pattern and by rule', () => {

@@ -16,8 +16,15 @@ interface Rule {
   pattern: RegExp;
   /** Which capture group holds the secret itself (0 = whole match). */
   group?: number;
-  accept?: (value: string) => boolean;
+  /** Filters out look-alikes, given the matched value and the whole line it sits on. */
+  accept?: (value: string, line: string) => boolean;
 }
+
+/**
+ * Words that make a random-looking literal a credential rather than test data, a hash, a checksum or a
+ * base64 blob: random literals are everywhere in code; random literals named like keys are not.
+ */
+const CREDENTIAL_CONTEXT = /key|secret|token|passw|pwd|auth|credential|private|signature|bearer|session/i;
 
 const PLACEHOLDER = /example|sample|dummy|fake|placeholder|changeme|change_me|your[_-]|xxxx|\*\*\*|redacted|<[^>]*>|\$\{|\{\{|%\(|%s|^\$|process\.env|os\.environ|getenv/i;
 
@@ -46,9 +53,9 @@ const RULES: Rule[] = [
     id: 'high-entropy-string',
     pattern: /(["'`])([A-Za-z0-9+/=_-]{32,512})\1/g,
     group: 2,
-    accept: (v) =>
+    accept: (v, line) =>
       /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= 4.8 && !hasRun(v) && !isAlphabet(v)
-      && !PLACEHOLDER.test(v),
+      && !PLACEHOLDER.test(v) && CREDENTIAL_CONTEXT.test(line.replace(v, '')),
   },
 ];
 
@@ -62,7 +69,7 @@ export function scanSecrets(path: string, text: string, allow: Allowlist): Secre
     rule.pattern.lastIndex = 0;
     for (let m = rule.pattern.exec(text); m; m = rule.pattern.exec(text)) {
       const value = m[rule.group ?? 0];
-      if (rule.accept && !rule.accept(value)) continue;
+      if (rule.accept && !rule.accept(value, lineText(text, m.index))) continue;
       const fingerprint = fingerprintOf(path, rule.id, value);
       if (allow.acceptsFingerprint(fingerprint)) continue;
       findings.push({ rule: rule.id, line: lineAt(text, m.index), fingerprint });
@@ -104,6 +111,12 @@ function hasRun(s: string): boolean {
  */
 function isAlphabet(s: string): boolean {
   return new Set(s).size === s.length;
+}
+
+function lineText(text: string, index: number): string {
+  const start = text.lastIndexOf('\n', index) + 1;
+  const end = text.indexOf('\n', index);
+  return text.slice(start, end === -1 ? text.length : end);
 }
 
 function lineAt(text: string, index: number): number {
