@@ -190,6 +190,10 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       ...(db.prepare('SELECT path FROM skipped WHERE is_dir = 0').pluck().all() as string[])]);
   }
 
+  const skippedRows = db.prepare('SELECT path, reason, detail, hash FROM skipped WHERE is_dir = 0').raw().all() as
+    [string, string, string | null, string | null][];
+  const skippedNow = new Map(skippedRows.map(([p, reason, detail]) => [p, `${reason}\0${detail ?? ''}`]));
+  const skippedHash = new Map(skippedRows.filter((r) => r[3]).map(([p, , , hash]) => [p, hash!]));
   const jobs: { path: string; language: string; size: number }[] = [];
   const removals: string[] = [];
   const walkSkips: { path: string; reason: string; detail: string | null; language: string | null }[] = [];
@@ -198,15 +202,27 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     const cls = classifyPath(root, p, wopts);
     const old = indexed.get(p);
     if (cls.kind === 'file') {
-      if (old && old.hash === fileHash(root, p)) unchanged++;
+      // Unchanged content, indexed or skipped for its content (a secret, generated code): nothing to do.
+      const known = old?.hash ?? skippedHash.get(p);
+      if (known && known === fileHash(root, p)) unchanged++;
       else jobs.push({ path: p, language: cls.language, size: cls.size });
     } else {
       if (old) removals.push(p);
-      if (cls.kind === 'skip') walkSkips.push({ path: p, reason: cls.reason, detail: cls.detail ?? null, language: wopts.languageOf(p) });
-      else if (!old) walkSkips.push({ path: p, reason: '', detail: null, language: null }); // forget stale skip rows
+      const recorded = skippedNow.get(p);
+      if (cls.kind === 'skip') {
+        if (recorded !== `${cls.reason}\0${cls.detail ?? ''}`) {
+          walkSkips.push({ path: p, reason: cls.reason, detail: cls.detail ?? null, language: wopts.languageOf(p) });
+        }
+      } else if (recorded !== undefined) walkSkips.push({ path: p, reason: '', detail: null, language: null }); // a stale skip row
     }
   }
 
+  if (!jobs.length && !removals.length && !walkSkips.length) {
+    // Nothing to change: the records were replays, or edits that were undone. Only the bookkeeping
+    // moves (checkpoint, commit); the content, and so the generation, stays.
+    new IndexWriter(db).setMeta({ ...stateMeta(state), indexed_at: new Date().toISOString() });
+    return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0 };
+  }
   const outcomes: FileOutcome[] = [];
   onProgress({ phase: 'parse', done: 0, total: jobs.length });
   await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {

@@ -36,7 +36,7 @@ export function dumpIndex(db: Database.Database): IndexDump {
         e.confidence, e.line, f.path, e.target
       FROM edges e JOIN symbols s ON s.id = e.src_id JOIN files sf ON sf.id = s.file_id
       LEFT JOIN symbols d ON d.id = e.dst_id LEFT JOIN files df ON df.id = d.file_id JOIN files f ON f.id = e.file_id`)),
-    skipped: sorted(rows('SELECT path, reason, detail, language FROM skipped WHERE is_dir = 0')),
+    skipped: sorted(rows('SELECT path, reason, detail, language, hash FROM skipped WHERE is_dir = 0')),
     secrets: sorted(rows('SELECT path, rule, line, fingerprint FROM secret_findings')),
   };
 }

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const DDL = `
 CREATE TABLE meta (
@@ -31,7 +31,8 @@ CREATE TABLE skipped (
   reason   TEXT NOT NULL,
   detail   TEXT,
   is_dir   INTEGER NOT NULL DEFAULT 0,
-  language TEXT
+  language TEXT,
+  hash     TEXT                  -- for files skipped by content, so an update can tell they did not change
 ) WITHOUT ROWID;
 
 CREATE TABLE secret_findings (

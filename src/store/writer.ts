@@ -38,7 +38,7 @@ export class IndexWriter {
       ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       edge: db.prepare(`INSERT INTO edges (src_id, dst_id, kind, confidence, line, file_id, target) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-      skipped: db.prepare(`INSERT OR REPLACE INTO skipped (path, reason, detail, is_dir, language) VALUES (?, ?, ?, ?, ?)`),
+      skipped: db.prepare(`INSERT OR REPLACE INTO skipped (path, reason, detail, is_dir, language, hash) VALUES (?, ?, ?, ?, ?, ?)`),
       secret: db.prepare(`INSERT INTO secret_findings (path, rule, line, fingerprint) VALUES (?, ?, ?, ?)`),
       meta: db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`),
     };
@@ -76,12 +76,13 @@ export class IndexWriter {
     }
   }
 
-  addSkipped(path: string, reason: string, detail: string | null, isDir: boolean, language: string | null): void {
-    this.stmt.skipped.run(path, reason, detail, +isDir, language);
+  addSkipped(path: string, reason: string, detail: string | null, isDir: boolean, language: string | null,
+    hash: string | null = null): void {
+    this.stmt.skipped.run(path, reason, detail, +isDir, language, hash);
   }
 
   addSkippedOutcome(o: SkippedOutcome): void {
-    this.addSkipped(o.path, o.reason, o.detail, false, o.language);
+    this.addSkipped(o.path, o.reason, o.detail, false, o.language, o.hash);
     for (const s of o.secrets ?? []) this.stmt.secret.run(o.path, s.rule, s.line, s.fingerprint);
   }
 

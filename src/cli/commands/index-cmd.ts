@@ -4,6 +4,7 @@ import { ensureInitialized } from '../../indexer/init.js';
 import { findRoot } from '../../repo/root.js';
 import { emit, formatCounts, formatDuration, plural } from '../output.js';
 import { progressReporter } from '../progress.js';
+import { freshnessLine, openIndex } from '../repo.js';
 
 export function registerInit(program: Command): void {
   program
@@ -35,7 +36,9 @@ export function registerIndex(program: Command): void {
       } finally {
         progress.done();
       }
-      emit(opts, summary, renderSummary);
+      const { db, freshness } = openIndex(root);
+      db.close();
+      emit(opts, { ...summary, freshness }, (r) => `${renderSummary(r)}\n${freshnessLine(freshness)}`);
     });
 }
 

@@ -24,8 +24,9 @@ function render(s: IndexStatus & { freshness: Freshness }): string {
   const f = s.freshness;
   const out: string[] = [];
   out.push(`Repository: ${s.root}`);
-  out.push(`Index: build ${s.buildId}, schema v${s.schemaVersion}, ${(s.dbBytes / 1e6).toFixed(1)} MB, built ${s.indexedAt} (${formatAge(f.ageSeconds)}) in ${s.durationMs} ms`);
-  out.push(`Commit: ${f.indexedCommit ?? '(none: not a git repository or no commits)'}${f.behindHead && f.headCommit ? `; HEAD has moved to ${f.headCommit.slice(0, 10)}, run \`cg index\`` : ''}`);
+  out.push(`Index: generation ${f.generation}, updated ${f.indexedAt} (${formatAge(f.ageSeconds)}); build ${s.buildId}, schema v${s.schemaVersion}, ${(s.dbBytes / 1e6).toFixed(1)} MB`);
+  out.push(`Commit: ${f.indexedCommit ?? '(none: not a git repository or no commits)'}${f.behindHead && f.headCommit ? `; HEAD has moved to ${f.headCommit.slice(0, 10)}, run \`cg update\`` : ''}`);
+  out.push(`Pending changes: ${f.pendingChanges ? `${f.pendingChanges} change-log record(s) not yet applied (\`cg update\` applies them)` : 'none'}`);
   out.push(`Files: ${s.files.indexed.toLocaleString('en-US')} indexed, ${s.files.partial} with syntax errors (partial)${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
   for (const [lang, v] of Object.entries(s.files.byLanguage)) {
     out.push(`  ${lang.padEnd(11)} ${String(v.files).padStart(6)} files ${String(v.loc).padStart(9)} lines ${String(v.symbols).padStart(8)} symbols${v.partial ? `  (${v.partial} partial)` : ''}`);

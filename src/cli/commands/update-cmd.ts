@@ -6,6 +6,7 @@ import { ensureInitialized } from '../../indexer/init.js';
 import { CgError } from '../../errors.js';
 import { emit, formatDuration, plural } from '../output.js';
 import { progressReporter } from '../progress.js';
+import { freshnessLine, openIndex } from '../repo.js';
 import { usageError } from '../args.js';
 
 export function registerUpdate(program: Command): void {
@@ -33,7 +34,9 @@ export function registerUpdate(program: Command): void {
       } finally {
         progress.done();
       }
-      emit(opts, res, render);
+      const { db, freshness } = openIndex(root);
+      db.close();
+      emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
     });
 }
 
