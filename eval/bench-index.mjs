@@ -31,19 +31,11 @@ const { languageForFile } = await import('../dist/lang/registry.js');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function listFiles(root) {
-  const out = [];
-  const walk = (rel) => {
-    for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (!['__pycache__', '.codegraph', 'node_modules', '.git'].includes(e.name)) walk(r);
-      } else if (e.isFile() && languageForFile(e.name)) out.push(r);
-    }
-  };
-  walk('');
-  return out;
-}
+// The files cg would index (same walk, same ignore and vendor rules), so the floor parses the same set.
+const { walkRepo } = await import('../dist/repo/walk.js');
+const { walkOptions } = await import('../dist/indexer/build.js');
+const { DEFAULT_CONFIG } = await import('../dist/config/config.js');
+const listFiles = (root) => walkRepo(root, walkOptions(DEFAULT_CONFIG)).files.map((f) => f.path);
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-bench-'));
 // The corpus directory is copied whole (django/ stays django/), so that imports of the package resolve.
