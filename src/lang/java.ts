@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, TestSymbolInput, Visibility, VisibilityInput } from './types.js';
-import { baseName, dirOf, stripExt } from './paths.js';
+import { baseName, dirOf, sharedPrefix, stripExt } from './paths.js';
 
 /**
  * Source roots, in the order they are tried: Maven/Gradle source sets (`src/main/java/`,
@@ -99,14 +99,6 @@ function isTestSymbol({ name, kind, annotations, inTestFile }: TestSymbolInput):
   if (kind === 'method') return simple.some((a) => TEST_ANNOTATIONS.has(a)) || (inTestFile && /^test[A-Z0-9_]/.test(name));
   if (kind === 'class') return inTestFile && (TEST_CLASS.test(name) || simple.includes('Nested'));
   return false;
-}
-
-function sharedPrefix(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
-  let i = 0;
-  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
-  return i;
 }
 
 /**

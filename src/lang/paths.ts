@@ -27,3 +27,12 @@ export function joinPath(dir: string, rel: string): string | null {
   }
   return out.join('/');
 }
+
+/** How many leading path segments two paths share: nearer files win ties between candidates. */
+export function sharedPrefix(a: string, b: string): number {
+  const pa = a.split('/');
+  const pb = b.split('/');
+  let i = 0;
+  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
+  return i;
+}

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
-import { baseName, dirOf, joinPath, stripExt } from './paths.js';
+import { baseName, dirOf, joinPath, sharedPrefix, stripExt } from './paths.js';
 
 /*
  * PHP.
@@ -243,14 +243,6 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-function sharedPrefix(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
-  let i = 0;
-  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
-  return i;
 }
 
 // ---- tests ---------------------------------------------------------------------------------------

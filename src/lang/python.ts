@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
-import { dirOf, stripExt } from './paths.js';
+import { dirOf, sharedPrefix, stripExt } from './paths.js';
 
 // `tests/` holds tests; a `test/` or `testing/` package is often library code (django/test/).
 const TEST_DIRS = /(^|\/)tests\//;
@@ -107,14 +107,6 @@ function createImportResolver(repo: RepoView): ImportResolver {
       return lookup(`${spec.module}.${name}`, fromPath);
     },
   };
-}
-
-function sharedPrefix(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
-  let i = 0;
-  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
-  return i;
 }
 
 function cmpTuple(a: readonly number[], b: readonly number[]): number {

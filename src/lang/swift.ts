@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
-import { baseName, stripExt } from './paths.js';
+import { baseName, sharedPrefix, stripExt } from './paths.js';
 import { normalizeForGrammar } from './swift-source.js';
 
 /**
@@ -112,14 +112,6 @@ function createImportResolver(repo: RepoView): ImportResolver {
       return best;
     },
   };
-}
-
-function sharedPrefix(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
-  let i = 0;
-  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
-  return i;
 }
 
 export const swift: LanguageSpec = {
