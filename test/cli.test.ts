@@ -24,10 +24,21 @@ describe('cg index', () => {
   });
 
   it('prints a human summary without progress noise when not on a terminal', () => {
-    const res = runCg(['index'], repo);
+    const res = runCg(['index', '--full'], repo);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Indexed 6 files \(/);
     expect(res.stderr).toBe('');
+  });
+
+  it('updates incrementally when an index exists, and rebuilds with --full', () => {
+    expect(runCg(['index', '--json'], repo).json).toMatchObject({ mode: 'none', files: 6 });
+    fs.appendFileSync(path.join(repo, 'shop', 'util.py'), '\n\ndef added_later():\n    return log("x")\n');
+    const res = runCg(['index', '--json'], repo);
+    expect(res.json).toMatchObject({ mode: 'incremental', files: 6, changes: { added: 0, modified: 1, deleted: 0 } });
+    expect(runCg(['index'], repo).stdout).toMatch(/^Up to date: 6 files/);
+    expect(runCg(['index', '--full', '--json'], repo).json.mode).toBe('full');
+    git(repo, 'checkout', '-q', '--', 'shop/util.py');
+    expect(runCg(['index', '--json'], repo).json.changes.modified).toBe(1); // back as it was, for the tests below
   });
 
   it('indexes a subdirectory argument as its repository', () => {

@@ -39,7 +39,7 @@ describe('index lifecycle', () => {
 
   it('keeps at most the live build and the one before it', () => {
     const dir = makeRepo({ 'a.py': 'x = 1\n' });
-    for (let i = 0; i < 4; i++) expect(runCg(['index', '-q'], dir).code).toBe(0);
+    for (let i = 0; i < 4; i++) expect(runCg(['index', '--full', '-q'], dir).code).toBe(0);
     expect(fs.readdirSync(path.join(dir, '.codegraph', 'builds')).sort()).toEqual(['000003', '000004']);
   });
 
@@ -48,7 +48,7 @@ describe('index lifecycle', () => {
     runCg(['index', '-q'], dir);
     const reader = new Database(currentDbPath(dir)!, { readonly: true });
     fs.writeFileSync(path.join(dir, 'a.py'), 'def new():\n    pass\n');
-    runCg(['index', '-q'], dir);
+    runCg(['index', '--full', '-q'], dir);
     expect(reader.prepare("SELECT name FROM symbols WHERE kind = 'function'").pluck().all()).toEqual(['old']);
     reader.close();
     expect(runCg(['symbols', 'new', '--json'], dir).json.total).toBe(1);
@@ -85,7 +85,7 @@ describe('parallel extraction', () => {
     const dump = (workers: number) => {
       fs.mkdirSync(path.join(dir, '.codegraph'), { recursive: true });
       fs.writeFileSync(path.join(dir, '.codegraph', 'config.json'), JSON.stringify({ workers }));
-      const res = runCg(['index', '--json'], dir);
+      const res = runCg(['index', '--full', '--json'], dir);
       expect(res.code, res.stderr).toBe(0);
       expect(res.json.files).toBeGreaterThan(60);
       const db = new Database(currentDbPath(dir)!, { readonly: true });

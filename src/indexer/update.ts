@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import { CG_DIR } from '../config/config.js';
 import { errorMessage } from '../errors.js';
 import { applyLocked, type ApplySummary } from './apply.js';
-import { type BuildProgress } from './build.js';
+import { buildIndex, type BuildProgress, type BuildSummary } from './build.js';
+import { openReader } from '../store/db.js';
+import { indexStatus } from '../store/status.js';
 import { acquireWriterLock } from './lock.js';
 
 export interface UpdateResult {
@@ -81,4 +83,67 @@ export function startBackgroundApplier(root: string): 'started' | 'off' {
   });
   child.unref();
   return 'started';
+}
+
+export interface IndexResult extends Omit<BuildSummary, 'phasesMs'> {
+  /** full: built from scratch; incremental: only what changed was applied; none: nothing had changed. */
+  mode: 'full' | 'incremental' | 'none';
+  /** Why a full build happened although an index existed (configuration changed, index damaged…). */
+  reason: string | null;
+  phasesMs?: BuildSummary['phasesMs'];
+  changes?: { added: number; modified: number; deleted: number; resolvedFiles: number };
+}
+
+/**
+ * `cg index`: a full build when asked (`--full`) or when there is no usable index; otherwise the
+ * incremental update, reported with the same totals a full build reports.
+ */
+export async function indexRepository(root: string, opts: { full?: boolean; onProgress?: (p: BuildProgress) => void } = {}):
+  Promise<IndexResult> {
+  if (opts.full || !usableIndex(root)) {
+    return { ...(await buildIndex(root, opts.onProgress)), mode: 'full', reason: opts.full ? null : 'there was no usable index' };
+  }
+  const started = performance.now();
+  const res = await updateIndex(root, { onProgress: opts.onProgress });
+  const rounds = res.rounds;
+  const rebuilt = rounds.find((r) => r.mode === 'rebuild');
+  const changed = rounds.filter((r) => r.mode === 'incremental');
+  const db = openReader(root);
+  try {
+    const s = indexStatus(db, root);
+    return {
+      mode: rebuilt ? 'full' : changed.length ? 'incremental' : 'none',
+      reason: rebuilt?.reason ?? null,
+      root,
+      files: s.files.indexed,
+      symbols: s.symbols,
+      edges: s.edges,
+      skipped: s.skipped.total,
+      partial: s.files.partial,
+      durationMs: Math.round(performance.now() - started),
+      skippedByReason: s.skipped.byReason,
+      languages: Object.fromEntries(Object.entries(s.files.byLanguage).map(([l, v]) => [l, { files: v.files, symbols: v.symbols, loc: v.loc }])),
+      commit: rounds.at(-1)?.commit ?? null,
+      buildId: s.buildId,
+      calls: s.calls,
+      imports: s.imports,
+      changes: {
+        added: changed.reduce((n, r) => n + r.added, 0),
+        modified: changed.reduce((n, r) => n + r.modified, 0),
+        deleted: changed.reduce((n, r) => n + r.deleted, 0),
+        resolvedFiles: changed.reduce((n, r) => n + r.resolvedFiles, 0),
+      },
+    };
+  } finally {
+    db.close();
+  }
+}
+
+function usableIndex(root: string): boolean {
+  try {
+    openReader(root).close();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { buildIndex, type BuildSummary } from '../../indexer/build.js';
+import { indexRepository, type IndexResult } from '../../indexer/update.js';
 import { ensureInitialized } from '../../indexer/init.js';
 import { findRoot } from '../../repo/root.js';
 import { emit, formatCounts, formatDuration, plural } from '../output.js';
@@ -22,17 +22,17 @@ export function registerInit(program: Command): void {
 export function registerIndex(program: Command): void {
   program
     .command('index')
-    .description('build the index of the repository (full build: parse, extract, resolve)')
+    .description('index the repository: incrementally when an index exists, from scratch the first time or with --full')
     .argument('[path]', 'repository or folder (default: the current directory)')
-    .option('--full', 'rebuild everything (the only mode until incremental updates land; accepted for scripts)')
-    .option('--json', 'print JSON: {files, symbols, edges, skipped, durationMs, ...}')
+    .option('--full', 'rebuild everything from scratch')
+    .option('--json', 'print JSON: {mode, files, symbols, edges, skipped, durationMs, ...}')
     .option('-q, --quiet', 'no progress display')
-    .action(async (dir: string | undefined, opts: { json?: boolean; quiet?: boolean }) => {
+    .action(async (dir: string | undefined, opts: { full?: boolean; json?: boolean; quiet?: boolean }) => {
       const root = findRoot(dir ?? process.cwd());
       const progress = progressReporter(!opts.json && !opts.quiet);
-      let summary: BuildSummary;
+      let summary: IndexResult;
       try {
-        summary = await buildIndex(root, (p) => progress.update(p));
+        summary = await indexRepository(root, { full: opts.full, onProgress: (p) => progress.update(p) });
       } finally {
         progress.done();
       }
@@ -42,11 +42,15 @@ export function registerIndex(program: Command): void {
     });
 }
 
-function renderSummary(s: BuildSummary): string {
+function renderSummary(s: IndexResult): string {
   const langs = Object.entries(s.languages).map(([l, v]) => `${l} ${v.files}`).join(', ');
   const loc = Object.values(s.languages).reduce((a, v) => a + v.loc, 0);
+  const c = s.changes;
+  const how = s.mode === 'full' ? `Indexed${s.reason ? ` from scratch (${s.reason})` : ''}`
+    : s.mode === 'none' ? 'Up to date:'
+      : `Updated (${c!.added} added, ${c!.modified} modified, ${c!.deleted} removed; ${plural(c!.resolvedFiles, 'file')} re-resolved):`;
   const lines = [
-    `Indexed ${plural(s.files, 'file')} (${loc.toLocaleString('en-US')} lines${langs ? `; ${langs}` : ''}) in ${formatDuration(s.durationMs)}`,
+    `${how} ${plural(s.files, 'file')} (${loc.toLocaleString('en-US')} lines${langs ? `; ${langs}` : ''}) in ${formatDuration(s.durationMs)}`,
     `  ${plural(s.symbols, 'symbol')}, ${plural(s.edges, 'edge')}`,
   ];
   if (s.partial) lines.push(`  ${plural(s.partial, 'file')} with syntax errors (indexed partially)`);

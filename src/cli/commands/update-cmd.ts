@@ -76,7 +76,10 @@ export function registerNotify(program: Command): void {
       ensureInitialized(root);
       recordSaves(root, paths);
       const applier = opts.apply ? startBackgroundApplier(root) : 'off';
-      emit(opts, { recorded: paths.length, paths, applier }, (r) =>
-        `Recorded ${plural(r.recorded, 'path')}${r.applier === 'started' ? '; applying in the background' : '; run `cg update` to apply'}.`);
+      const { db, freshness } = openIndex(root);
+      db.close();
+      emit(opts, { recorded: paths.length, paths, applier, freshness }, (r) =>
+        `Recorded ${plural(r.recorded, 'path')}${r.applier === 'started' ? '; applying in the background' : '; run `cg update` to apply'}.`
+        + `\n${freshnessLine(freshness)}`);
     });
 }
