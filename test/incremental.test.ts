@@ -173,6 +173,15 @@ class Sim {
     const current = git(this.root, 'rev-parse', '--abbrev-ref', 'HEAD');
     const onto = this.r.pick(this.branches.filter((b) => b !== current));
     if (!onto) return 'rebase (skipped)';
+    if (op >= 96) {
+      try {
+        git(this.root, 'merge', '-q', '--no-edit', onto);
+        return `merge ${onto} into ${current}`;
+      } catch {
+        git(this.root, 'merge', '--abort');
+        return `merge ${onto} into ${current} (conflict, aborted)`;
+      }
+    }
     try {
       git(this.root, 'rebase', '-q', onto);
       return `rebase ${current} onto ${onto}`;
@@ -205,6 +214,16 @@ async function freshDump(root: string) {
   return dumpOf(copy);
 }
 
+/** How often each kind of operation ran (`edit`, `merge aborted`…), to see what a seed exercised. */
+function opCounts(log: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const op of log) {
+    const kind = `${op.split(' ')[0]}${op.endsWith('aborted)') ? ' aborted' : ''}`;
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}
+
 /** Rows only one of two dumps has, table by table: readable where a deep-equal diff is truncated. */
 function differences(actual: IndexDump, expected: IndexDump): string[] {
   const out: string[] = [];
@@ -218,7 +237,7 @@ function differences(actual: IndexDump, expected: IndexDump): string[] {
 }
 
 describe('incremental updates equal full builds', () => {
-  it('after 240 random edits, adds, deletes, renames, commits, checkouts and rebases through the hooks', async () => {
+  it('after 240 random edits, adds, deletes, renames, commits, checkouts, merges and rebases through the hooks', async () => {
     const seed = Number(process.env.CG_PROPERTY_SEED ?? 20261122);
     const root = makeRepo({ 'README.md': 'generated\n' }, { commit: true });
     const sim = new Sim(root, seed);
@@ -246,6 +265,7 @@ describe('incremental updates equal full builds', () => {
         expect(diff, `seed ${seed}, after step ${i}: ${log.slice(-8).join('; ')}; repository kept in ${kept}`).toEqual([]);
       }
     }
+    if (process.env.CG_PROPERTY_LOG) console.log(opCounts(log));
     // Most updates took the incremental path (not the rebuild fallback), or the test proves little.
     expect(incremental).toBeGreaterThan(40);
     const records = fs.readFileSync(path.join(root, '.codegraph', 'wal', 'changes.log'), 'utf8').split('\n').filter(Boolean);
