@@ -1,0 +1,18 @@
+// One working tree per task at commit_before, borrowing the mirror's objects (README §4).
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+export function mirrorOf(mirrors, repo) {
+  return path.join(mirrors, repo.replace('/', '+'), 'repo');
+}
+
+export function checkout(task, { mirrors, cache }) {
+  const dir = path.join(cache, task.task_id.replace(/[^\w.@-]/g, '_'));
+  if (fs.existsSync(path.join(dir, '.git'))) return dir;
+  fs.mkdirSync(cache, { recursive: true });
+  const git = (...a) => execFileSync('git', a, { stdio: ['ignore', 'pipe', 'pipe'] });
+  git('clone', '--quiet', '--shared', '--no-checkout', mirrorOf(mirrors, task.repo), dir);
+  git('-C', dir, 'checkout', '--quiet', '--detach', task.commit_before);
+  return dir;
+}

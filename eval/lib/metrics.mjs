@@ -1,0 +1,59 @@
+// Per-task metrics and aggregation, as defined in ../shared/eval/README.md §5.
+
+/** Ranked files -> distinct repo-relative paths in order. */
+export function distinctFiles(list) {
+  const seen = new Set();
+  const out = [];
+  for (const raw of list) {
+    const p = raw.replace(/^\.\//, '').replace(/::.*$/, '').replace(/:\d+(-\d+)?$/, '');
+    if (!seen.has(p)) {
+      seen.add(p);
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+export function fileMetrics(ranked, gold) {
+  const G = new Set(gold);
+  const at = (k) => ranked.slice(0, k).filter((f) => G.has(f)).length;
+  const firstGold = ranked.findIndex((f) => G.has(f));
+  const m = { mrr: firstGold >= 0 ? 1 / (firstGold + 1) : 0 };
+  for (const k of [1, 3, 5, 10]) m[`r@${k}`] = at(k) / G.size;
+  for (const k of [5, 10]) m[`acc@${k}`] = at(k) === G.size ? 1 : 0;
+  for (const k of [1, 5, 10]) m[`hit@${k}`] = at(k) > 0 ? 1 : 0;
+  return m;
+}
+
+/** Function-level hit@10 / recall@10: symbols attached to the top 10 files against functions_edited. */
+export function functionMetrics(symbolsByFile, ranked, functions) {
+  if (!functions.length) return null;
+  const N = new Set();
+  for (const f of ranked.slice(0, 10)) {
+    for (const s of symbolsByFile.get(f) ?? []) {
+      const name = s.replace(/\(.*\)$/, '');
+      N.add(name);
+      N.add(name.split(/\.|::|:|#/).pop());
+    }
+  }
+  const found = functions.filter((f) => N.has(f) || N.has(f.split('.').pop())).length;
+  return { 'fn-hit@10': found > 0 ? 1 : 0, 'fn-recall@10': found / functions.length };
+}
+
+export function bundleMetrics(bundleFiles, gold, tokens, budget) {
+  if (tokens > budget) return { 'bundle-recall': 0, 'bundle-acc': 0, tokens };
+  const G = new Set(gold);
+  const hit = [...new Set(bundleFiles)].filter((f) => G.has(f)).length;
+  return { 'bundle-recall': hit / G.size, 'bundle-acc': hit === G.size ? 1 : 0, tokens };
+}
+
+export function mean(rows, key) {
+  const xs = rows.map((r) => r[key]).filter((x) => typeof x === 'number');
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+}
+
+export function median(xs) {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}

@@ -1,0 +1,49 @@
+/**
+ * Text to search terms, the same way for what is indexed and for what is asked: words split at
+ * underscores and camelCase boundaries (`getTemplateName` -> get, template, name, gettemplatename),
+ * lower-cased, stop words and very short tokens dropped, lightly stemmed. This is the tokenizer of the
+ * evaluation's BM25 baseline (../shared/eval/README.md §6), so the two are compared on equal terms.
+ */
+
+// A common English stop-word list (the one most IR toolkits ship), plus nothing code-specific:
+// `self`, `this`, `return` carry little but are kept so queries about them still match.
+const STOP_WORDS = new Set((
+  'a about above after again against all am an and any are as at be because been before being below between both but by '
+  + 'can could did do does doing down during each few for from further had has have having he her here hers herself him '
+  + 'himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other '
+  + 'our ours ourselves out over own same she should so some such than that the their theirs them themselves then there '
+  + 'these they this those through to too under until up very was we were what when where which while who whom why will '
+  + 'with would you your yours yourself yourselves').split(' '));
+
+const WORD = /[A-Za-z0-9_]+/g;
+const PART = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
+
+export function stem(t: string): string {
+  if (t.length > 4 && t.endsWith('ies')) return `${t.slice(0, -3)}y`;
+  if (t.endsWith('sses')) return t.slice(0, -2);
+  if (t.length > 5 && t.endsWith('ing')) return t.slice(0, -3);
+  if (t.length > 4 && t.endsWith('ed') && !t.endsWith('eed')) return t.slice(0, -2);
+  if (t.length > 3 && t.endsWith('s') && !/(ss|us|is)$/.test(t)) return t.slice(0, -1);
+  return t;
+}
+
+function keep(t: string): boolean {
+  if (t.length < 2) return false;
+  if (/^\d+$/.test(t) && t.length < 3) return false;
+  return !STOP_WORDS.has(t);
+}
+
+/** Search terms of a text, in order, with repeats (term frequency counts). */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.match(WORD) ?? []) {
+    const parts = word.split('_').flatMap((p) => p.match(PART) ?? []);
+    for (const p of parts) {
+      const t = p.toLowerCase();
+      if (keep(t)) out.push(stem(t));
+    }
+    // The whole identifier too, unstemmed and never a stop word, when it had several parts.
+    if (parts.length > 1) out.push(word.toLowerCase());
+  }
+  return out;
+}
