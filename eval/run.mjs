@@ -36,7 +36,7 @@ if (limit) tasks = tasks.slice(0, limit);
 const runners = {
   'bm25-nontest': async (dir, task) => ({ files: bm25Rank(dir, pool(dir, { tests: false }), task.description) }),
   'bm25-all': async (dir, task) => ({ files: bm25Rank(dir, pool(dir, { tests: true }), task.description) }),
-  cg: cgSystem({ budget }),
+  cg: cgSystem({ budget, reuseIndex: args.includes('--reuse-index') }),
 };
 
 const rows = [];

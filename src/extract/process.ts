@@ -7,6 +7,7 @@ import { Allowlist, type AllowlistData } from '../secrets/allowlist.js';
 import { scanSecrets } from '../secrets/scan.js';
 import { errorMessage } from '../errors.js';
 import { extractSource } from './extract.js';
+import { fileTerms } from '../retrieve/terms.js';
 import { generatedReason, isBinary, minifiedReason } from './filters.js';
 import type { FileOutcome, SkippedOutcome } from './types.js';
 
@@ -76,6 +77,7 @@ export async function processFile(job: FileJob, opts: ProcessOptions, allow: All
   try {
     const lang = await loadLanguage(languageById(job.language));
     const extract = extractSource(lang, job.path, text);
+    extract.terms = fileTerms(job.path, text, extract.symbols);
     return { status: 'indexed', path: job.path, size: buf.length, hash, warnings, extract };
   } catch (err) {
     return skip('parse_failed', errorMessage(err), hash, buf.length);

@@ -1,4 +1,5 @@
 import type { ImportSpec, SymbolKind, Visibility } from '../lang/types.js';
+import type { FileTerms } from '../retrieve/terms.js';
 
 export interface ExtractedSymbol {
   name: string;
@@ -54,6 +55,8 @@ export interface ExtractedImport extends ImportSpec {
 
 export interface FileExtract {
   path: string;
+  /** Search terms for retrieval (filled after extraction, from the same text). */
+  terms?: FileTerms;
   language: string;
   loc: number;
   /** The tree had syntax errors; symbols outside error regions are still here. */

@@ -13,6 +13,7 @@ import { fileHash } from '../extract/process.js';
 import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress } from './build.js';
 import { extractAll } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
+import { refreshRanks } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
 import type { EdgeRow } from '../store/writer.js';
 
@@ -288,6 +289,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     if (only) writer.replaceResolvedEdgesOf(only, resolved.edges);
     else writer.replaceResolvedEdges(resolved.edges);
     writer.setResolutions(resolved.refs, resolved.imports);
+    refreshRanks(db, writer);
     counts.resolvedFiles = only ? only.size : paths.length;
     writer.setMeta({
       ...stateMeta(state),

@@ -17,6 +17,7 @@ import type { FileOutcome } from '../extract/types.js';
 import type { ProcessOptions } from '../extract/process.js';
 import { extractAll } from './extract-pool.js';
 import { acquireWriterLock } from './lock.js';
+import { refreshRanks } from './ranks.js';
 import { ensureInitialized } from './init.js';
 
 export const CG_VERSION = '0.1.0';
@@ -135,6 +136,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     db.transaction(() => {
       writer.addEdges(resolved.edges);
       writer.setResolutions(resolved.refs, resolved.imports);
+      refreshRanks(db, writer);
     })();
     createIndexes(db);
     const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n;

@@ -33,17 +33,39 @@ function keep(t: string): boolean {
   return !STOP_WORDS.has(t);
 }
 
+/** The terms one identifier yields (parts, then the whole identifier when it had several). */
+function wordTerms(word: string): string[] {
+  const parts = word.split('_').flatMap((p) => p.match(PART) ?? []);
+  const out: string[] = [];
+  for (const p of parts) {
+    const t = p.toLowerCase();
+    if (keep(t)) out.push(stem(t));
+  }
+  // The whole identifier too, unstemmed and never a stop word, when it had several parts.
+  if (parts.length > 1) out.push(word.toLowerCase());
+  return out;
+}
+
+// Code repeats the same identifiers constantly; splitting each one once is most of tokenizing's cost.
+const cache = new Map<string, string[]>();
+const CACHE_MAX = 200_000;
+
 /** Search terms of a text, in order, with repeats (term frequency counts). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const word of text.match(WORD) ?? []) {
-    const parts = word.split('_').flatMap((p) => p.match(PART) ?? []);
-    for (const p of parts) {
-      const t = p.toLowerCase();
-      if (keep(t)) out.push(stem(t));
+    let terms = cache.get(word);
+    if (!terms) {
+      terms = wordTerms(word);
+      if (cache.size >= CACHE_MAX) cache.clear();
+      cache.set(word, terms);
     }
-    // The whole identifier too, unstemmed and never a stop word, when it had several parts.
-    if (parts.length > 1) out.push(word.toLowerCase());
+    for (const t of terms) out.push(t);
   }
   return out;
+}
+
+/** Terms as one space-separated string, for the full-text index (its own tokenizer only splits on spaces then). */
+export function searchText(text: string): string {
+  return tokenize(text).join(' ');
 }

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const DDL = `
 CREATE TABLE meta (
@@ -22,7 +22,10 @@ CREATE TABLE files (
   partial     INTEGER NOT NULL DEFAULT 0,
   error_count INTEGER NOT NULL DEFAULT 0,
   is_test     INTEGER NOT NULL DEFAULT 0,
-  warnings    TEXT
+  warnings    TEXT,
+  tokens      INTEGER NOT NULL DEFAULT 0,  -- search terms in path + text (BM25 document length)
+  def_tokens  INTEGER NOT NULL DEFAULT 0,  -- search terms in path + defined names
+  pagerank    REAL NOT NULL DEFAULT 0
 );
 
 -- Paths found but not indexed, with the reason; directories count once.
@@ -61,7 +64,9 @@ CREATE TABLE symbols (
   annotations    TEXT NOT NULL,   -- JSON array of strings
   exported       INTEGER NOT NULL,
   is_test        INTEGER NOT NULL,
-  in_error       INTEGER NOT NULL
+  in_error       INTEGER NOT NULL,
+  tokens         INTEGER NOT NULL DEFAULT 0,  -- search terms of a function or method unit
+  pagerank       REAL NOT NULL DEFAULT 0
 );
 
 -- Import statements as written; their resolution is in edges (kind 'imports').
@@ -93,6 +98,16 @@ CREATE TABLE refs (
   resolution    TEXT               -- calls: the tier that resolved it, external, or unresolved
 );
 
+-- Postings for retrieval (src/retrieve): whole files, defined names per file, function/method units.
+-- Plain rowid tables: a full build appends rows and sorts them into indexes once at the end.
+CREATE TABLE file_terms (term TEXT NOT NULL, file_id INTEGER NOT NULL, tf INTEGER NOT NULL);
+CREATE TABLE def_terms (term TEXT NOT NULL, file_id INTEGER NOT NULL, tf INTEGER NOT NULL);
+CREATE TABLE unit_terms (term TEXT NOT NULL, symbol_id INTEGER NOT NULL, tf INTEGER NOT NULL);
+
+-- Full-text search over symbols: split identifiers of names, qualified names, signatures, docs and paths.
+CREATE VIRTUAL TABLE symbol_fts USING fts5(name, qname, signature, doc, path, content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 0');
+
 -- The graph. dst_id is NULL for imports of modules outside the repository (target = module name).
 CREATE TABLE edges (
   src_id     INTEGER NOT NULL,
@@ -114,6 +129,12 @@ CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
 CREATE INDEX IF NOT EXISTS edges_src ON edges(src_id, kind);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_id, kind);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
+CREATE INDEX IF NOT EXISTS file_terms_term ON file_terms(term);
+CREATE INDEX IF NOT EXISTS file_terms_file ON file_terms(file_id);
+CREATE INDEX IF NOT EXISTS def_terms_term ON def_terms(term);
+CREATE INDEX IF NOT EXISTS def_terms_file ON def_terms(file_id);
+CREATE INDEX IF NOT EXISTS unit_terms_term ON unit_terms(term);
+CREATE INDEX IF NOT EXISTS unit_terms_symbol ON unit_terms(symbol_id);
 `;
 
 /** Tables first; indexes after the bulk load of a full build, which is faster than maintaining them. */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { IndexedOutcome, SkippedOutcome } from '../extract/types.js';
+import { searchText } from '../retrieve/tokenize.js';
 
 export interface EdgeRow {
   src: number;
@@ -28,8 +29,13 @@ export class IndexWriter {
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
-      file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings, tokens, def_tokens)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      fileTerm: db.prepare('INSERT INTO file_terms (term, file_id, tf) VALUES (?, ?, ?)'),
+      defTerm: db.prepare('INSERT INTO def_terms (term, file_id, tf) VALUES (?, ?, ?)'),
+      unitTerm: db.prepare('INSERT INTO unit_terms (term, symbol_id, tf) VALUES (?, ?, ?)'),
+      unitTokens: db.prepare('UPDATE symbols SET tokens = ? WHERE id = ?'),
+      fts: db.prepare('INSERT INTO symbol_fts (rowid, name, qname, signature, doc, path) VALUES (?, ?, ?, ?, ?, ?)'),
       symbol: db.prepare(`INSERT INTO symbols (id, file_id, parent_id, name, qualified_name, kind, start_line, end_line,
         signature, doc, params, visibility, is_async, is_static, mutates, annotations, exported, is_test, in_error)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -55,7 +61,7 @@ export class IndexWriter {
     const base = symbolIdBase(fileId);
     const id = ids ? (i: number) => ids[i] : (i: number) => base + i;
     this.stmt.file.run(fileId, x.path, x.language, o.hash, o.size, x.loc, +x.partial, x.errorCount, +x.isTest,
-      o.warnings.length ? JSON.stringify(o.warnings) : null);
+      o.warnings.length ? JSON.stringify(o.warnings) : null, x.terms?.file.tokens ?? 0, x.terms?.defs.tokens ?? 0);
     x.symbols.forEach((s, i) => {
       const parent = s.parent >= 0 ? id(s.parent) : null;
       this.stmt.symbol.run(id(i), fileId, parent, s.name, s.qualifiedName, s.kind, s.startLine, s.endLine, s.signature,
@@ -63,6 +69,7 @@ export class IndexWriter {
         JSON.stringify(s.annotations), +s.exported, +s.isTest, +s.inError);
       if (parent !== null) this.stmt.edge.run(parent, id(i), 'contains', 1, s.startLine, fileId, null);
     });
+    this.addTerms(x, fileId, id);
     for (const imp of x.imports) {
       this.stmt.importRow.run(fileId, imp.module, JSON.stringify(imp.names), imp.alias ?? null, +!!imp.wildcard,
         +!!imp.reexport, imp.line, +imp.inError);
@@ -86,9 +93,30 @@ export class IndexWriter {
     for (const s of o.secrets ?? []) this.stmt.secret.run(o.path, s.rule, s.line, s.fingerprint);
   }
 
+  /** Postings and full-text rows of a file (see src/retrieve/terms.ts). */
+  private addTerms(x: IndexedOutcome['extract'], fileId: number, id: (i: number) => number): void {
+    if (!x.terms) return;
+    for (const [t, tf] of x.terms.file.terms) this.stmt.fileTerm.run(t, fileId, tf);
+    for (const [t, tf] of x.terms.defs.terms) this.stmt.defTerm.run(t, fileId, tf);
+    for (const u of x.terms.units) {
+      const sid = id(u.symbol);
+      for (const [t, tf] of u.counts.terms) this.stmt.unitTerm.run(t, sid, tf);
+      this.stmt.unitTokens.run(u.counts.tokens, sid);
+    }
+    const pathWords = searchText(x.path.replace(/[/\\]/g, ' '));
+    x.symbols.forEach((s, i) => {
+      if (s.kind === 'module') return;
+      this.stmt.fts.run(id(i), searchText(s.name), searchText(s.qualifiedName.replace(/\./g, ' ')), searchText(s.signature),
+        searchText(s.doc ?? ''), pathWords);
+    });
+  }
+
   /** Removes everything stored for a file (rows, its edges, its skip and secret records). */
   removeFile(fileId: number, path: string): void {
-    for (const table of ['symbols', 'refs', 'imports', 'edges']) {
+    const first = symbolIdBase(fileId);
+    this.db.prepare('DELETE FROM symbol_fts WHERE rowid >= ? AND rowid < ?').run(first, first + SYMBOLS_PER_FILE);
+    this.db.prepare('DELETE FROM unit_terms WHERE symbol_id >= ? AND symbol_id < ?').run(first, first + SYMBOLS_PER_FILE);
+    for (const table of ['symbols', 'refs', 'imports', 'edges', 'file_terms', 'def_terms']) {
       this.db.prepare(`DELETE FROM ${table} WHERE file_id = ?`).run(fileId);
     }
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
@@ -124,6 +152,16 @@ export class IndexWriter {
 
   addEdges(edges: EdgeRow[]): void {
     for (const e of edges) this.stmt.edge.run(e.src, e.dst, e.kind, e.confidence, e.line, e.fileId, e.target);
+  }
+
+  /** PageRank of every symbol (call graph) and file (call and import graph). */
+  setPageranks(symbols: Map<number, number>, files: Map<number, number>): void {
+    this.db.prepare('UPDATE symbols SET pagerank = 0').run();
+    this.db.prepare('UPDATE files SET pagerank = 0').run();
+    const s = this.db.prepare('UPDATE symbols SET pagerank = ? WHERE id = ?');
+    const f = this.db.prepare('UPDATE files SET pagerank = ? WHERE id = ?');
+    for (const [id, r] of symbols) s.run(r, id);
+    for (const [id, r] of files) f.run(r, id);
   }
 
   setMeta(values: Record<string, string | number>): void {
