@@ -1,9 +1,15 @@
-// cg as a system under evaluation: a fresh index of the checkout, then the task's description as a query.
+// cg as a system under evaluation: a fresh index of the checkout (timed), then
+//   - the ranked file list: the files of `cg query`'s answer (budget 200k, 30 places) in order, then the
+//     rest of its ranked candidate files (rankFiles), so MRR and recall@10 see as deep a list as BM25's 50;
+//   - symbols for function-level hits: the symbols of those answer entries;
+//   - bundles: `cg context` at the default budget and at 8,000 tokens.
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildIndex } from '../../dist/indexer/build.js';
 import { openReader } from '../../dist/store/db.js';
 import { rankFiles } from '../../dist/retrieve/rank.js';
+import { runQuery } from '../../dist/retrieve/query.js';
+import { buildContext } from '../../dist/retrieve/context.js';
 
 export function cgSystem(opts = {}) {
   return async (dir, task) => {
@@ -17,10 +23,16 @@ export function cgSystem(opts = {}) {
     const db = openReader(dir);
     try {
       const t = performance.now();
-      const weights = process.env.CG_EVAL_WEIGHTS ? { ...JSON.parse(process.env.CG_EVAL_WEIGHTS) } : opts.weights;
-      const ranked = rankFiles(db, task.description, weights);
+      const answer = await runQuery(db, dir, { text: task.description, budget: 200_000, maxRegions: 30 });
       const queryMs = performance.now() - t;
-      return { files: ranked.map((r) => r.path), indexMs, queryMs };
+      const files = [...answer.files.map((e) => e.path), ...rankFiles(db, task.description).map((r) => r.path)];
+      const symbolsByFile = new Map();
+      for (const e of answer.files) if (e.symbol) symbolsByFile.set(e.path, [...(symbolsByFile.get(e.path) ?? []), e.symbol]);
+      const bundleOf = async (budget) => {
+        const b = await buildContext(db, dir, { text: task.description, budget });
+        return { files: b.files.map((f) => f.path), tokens: b.tokens_used };
+      };
+      return { files, symbolsByFile, indexMs, queryMs, bundle: await bundleOf(opts.budget ?? 3500), bundle8k: await bundleOf(8000) };
     } finally {
       db.close();
     }

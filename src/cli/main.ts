@@ -9,6 +9,7 @@ import { registerFile } from './commands/file-cmd.js';
 import { registerNotify, registerUpdate } from './commands/update-cmd.js';
 import { registerHooks } from './commands/hooks-cmd.js';
 import { registerWatch } from './commands/watch-cmd.js';
+import { registerContext, registerQuery } from './commands/query-cmd.js';
 
 const program = new Command();
 program
@@ -29,6 +30,8 @@ registerUpdate(program);
 registerNotify(program);
 registerHooks(program);
 registerWatch(program);
+registerQuery(program);
+registerContext(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,

@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { runQuery, DEFAULT_BUDGET, type QueryResponse } from '../../retrieve/query.js';
+import { emit } from '../output.js';
+import { openIndex, freshnessLine } from '../repo.js';
+import { parseIntInRange } from '../args.js';
+import { toRepoPath } from '../../repo/root.js';
+import { readSignals } from './signals.js';
+import { buildContext, type ContextBundle } from '../../retrieve/context.js';
+
+export function registerQuery(program: Command): void {
+  program
+    .command('query')
+    .description('the code a task needs, ranked, within a token budget, each place with a reason and a confidence')
+    .argument('<text...>', 'the task in words (a bug report, a feature, a commit message)')
+    .option('--cursor-file <file>', 'the file being edited: files it imports or is imported by rank higher')
+    .option('--budget <tokens>', `token budget for the answer (${DEFAULT_BUDGET} by default; cl100k_base tokens)`, String(DEFAULT_BUDGET))
+    .option('--depth <n>', 'hops of calls and tests to follow from the best matches (0-3)', '1')
+    .option('--snippets', 'include the source lines of each place (otherwise signatures only)')
+    .option('--signal-file <file>', 'a stack trace, failing-test output or log: the places it names rank first')
+    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option('--json', 'print JSON (the PRD §6 response: status, files[{path, line_range, symbol, excerpt, score, rationale, confidence}], ...)')
+    .action(async (words: string[], opts: { cursorFile?: string; budget: string; depth: string; snippets?: boolean; signalFile?: string;
+      repo?: string; json?: boolean }) => {
+      const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
+      const depth = parseIntInRange('--depth', opts.depth, 0, 3);
+      const { root, db, freshness } = openIndex(opts.repo);
+      try {
+        const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
+        const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
+        const res = await runQuery(db, root, { text: words.join(' '), budget, depth, snippets: !!opts.snippets, cursorFile, signals });
+        emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
+      } finally {
+        db.close();
+      }
+    });
+}
+
+function render(r: QueryResponse): string {
+  if (r.status === 'empty_results') return `No results. ${r.suggestion ?? ''}`;
+  const out: string[] = [];
+  for (const e of r.files) {
+    out.push(`${e.path}:${e.line_range[0]}-${e.line_range[1]}  ${e.symbol ?? '(file)'}  score ${e.score.toFixed(2)}, confidence ${e.confidence.toFixed(2)}`);
+    out.push(`    ${e.rationale}`);
+    if (e.excerpt) out.push(e.excerpt.split('\n').map((l) => `    | ${l}`).join('\n'));
+    else if (e.signature) out.push(`    ${e.signature}`);
+  }
+  out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ' (more did not fit: raise --budget)' : ''}; `
+    + `${r.total_candidates} candidate files of ${r.total_symbols} symbols`);
+  for (const s of r.stale_references) out.push(`stale reference in the signal: ${s.path}${s.line ? `:${s.line}` : ''} is not in the repository`);
+  return out.join('\n');
+}
+
+export function registerContext(program: Command): void {
+  program
+    .command('context')
+    .description('a reading bundle for a task: summary, relations, full source of the entry points and signatures of the rest, within a token budget')
+    .argument('<text...>', 'the task in words')
+    .option('--cursor-file <file>', 'the file being edited')
+    .option('--budget <tokens>', `token budget (${DEFAULT_BUDGET} by default; cl100k_base tokens)`, String(DEFAULT_BUDGET))
+    .option('--depth <n>', 'hops of calls and tests to follow (0-3)', '1')
+    .option('--signal-file <file>', 'a stack trace, failing-test output or log')
+    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option('--json', 'print JSON: {summary, relationships, files: [{path, form, places, text}], tokens_used, ...}')
+    .action(async (words: string[], opts: { cursorFile?: string; budget: string; depth: string; signalFile?: string; repo?: string;
+      json?: boolean }) => {
+      const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
+      const depth = parseIntInRange('--depth', opts.depth, 0, 3);
+      const { root, db, freshness } = openIndex(opts.repo);
+      try {
+        const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
+        const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
+        const res = await buildContext(db, root, { text: words.join(' '), budget, depth, cursorFile, signals });
+        emit(opts, { ...res, freshness }, (r) => `${renderContext(r)}\n${freshnessLine(freshness)}`);
+      } finally {
+        db.close();
+      }
+    });
+}
+
+function renderContext(r: ContextBundle): string {
+  const out = [`# ${r.summary}`];
+  if (r.relationships.length) out.push('', '## Relations', ...r.relationships.map((x) => `- ${x}`));
+  for (const f of r.files) out.push('', `## ${f.path} (${f.form})`, f.text);
+  out.push('', `${r.tokens_used}/${r.token_budget} tokens${r.truncated ? '; more did not fit (raise --budget)' : ''}`);
+  return out.join('\n');
+}

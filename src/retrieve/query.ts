@@ -1,0 +1,214 @@
+import type Database from 'better-sqlite3';
+import { CgError } from '../errors.js';
+import { Allowlist } from '../secrets/allowlist.js';
+import { scanSecrets } from '../secrets/scan.js';
+import { fileByPath, symbolsWhere } from '../store/queries.js';
+import { expandRegions } from './expand.js';
+import { excerptOf, regionsOf, type Region } from './regions.js';
+import { rankFiles, type RankedFile } from './rank.js';
+import { TOKENIZER, tokenCounter } from './tokens.js';
+
+/**
+ * `cg query`: the places an agent needs for a task, within a token budget, each with a reason and a
+ * confidence. Files are ranked lexically (src/retrieve/rank.ts), boosted by execution signals and the
+ * cursor file; each file contributes its best regions; calls and tests around the top regions follow.
+ */
+export const DEFAULT_BUDGET = 3500;
+export const MIN_BUDGET = 100;
+export const MAX_BUDGET = 200_000;
+export const MAX_QUERY_CHARS = 20_000;
+export const DEFAULT_MAX_REGIONS = 12;
+
+/** A location from a stack trace, a failing test or a log line (src/retrieve/signals.ts parses them). */
+export interface SignalLocation {
+  path: string;
+  line: number | null;
+  exists: boolean;
+  depth: number;
+  symbol: string | null;
+}
+
+export interface QueryInput {
+  text: string;
+  budget?: number;
+  /** Hops of calls and tests to follow from the top regions (0-3). */
+  depth?: number;
+  /** Include the regions' source lines (otherwise signatures only). */
+  snippets?: boolean;
+  /** The file the agent is editing: its imports and importers rank higher. */
+  cursorFile?: string | null;
+  signals?: SignalLocation[];
+  maxRegions?: number;
+}
+
+/** One entry of the answer (field names as in the PRD §6 contract). */
+export interface QueryEntry {
+  path: string;
+  line_range: [number, number];
+  symbol: string | null;
+  kind: string;
+  signature: string | null;
+  excerpt: string | null;
+  score: number;
+  rationale: string;
+  confidence: number;
+}
+
+export interface QueryResponse {
+  status: 'ok' | 'empty_results';
+  query: string;
+  files: QueryEntry[];
+  tokens_used: number;
+  token_budget: number;
+  tokenizer: string;
+  total_symbols: number;
+  truncated: boolean;
+  total_candidates: number;
+  stale_references: { path: string; line: number | null }[];
+  suggestion?: string;
+}
+
+/** Signal boosts: a file in a stack trace is very likely involved; inner frames more than outer ones. */
+const SIGNAL_BOOST = 1.0;
+const CURSOR_BOOST = 0.25;
+
+export function validateQuery(input: QueryInput): void {
+  const text = input.text.trim();
+  if (!text) throw new CgError('usage', 'The query is empty', 'Describe the task in words, e.g. `cg query "fix the token expiry check"`.');
+  if (input.text.length > MAX_QUERY_CHARS) {
+    throw new CgError('usage', `The query is ${input.text.length} characters long; the limit is ${MAX_QUERY_CHARS}`,
+      'Put the task in a few sentences; pass logs or stack traces with --signal-file instead.');
+  }
+  const budget = input.budget ?? DEFAULT_BUDGET;
+  if (!Number.isInteger(budget) || budget < MIN_BUDGET || budget > MAX_BUDGET) {
+    throw new CgError('usage', `The token budget must be a whole number from ${MIN_BUDGET} to ${MAX_BUDGET}, not ${budget}`,
+      `The default is ${DEFAULT_BUDGET}.`);
+  }
+  const depth = input.depth ?? 1;
+  if (!Number.isInteger(depth) || depth < 0 || depth > 3) throw new CgError('usage', `The depth must be 0 to 3, not ${depth}`, 'The default is 1.');
+}
+
+export async function runQuery(db: Database.Database, root: string, input: QueryInput): Promise<QueryResponse> {
+  validateQuery(input);
+  const budget = input.budget ?? DEFAULT_BUDGET;
+  const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
+  const ranked = boostFiles(db, rankFiles(db, input.text), input);
+  const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
+  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated'> = {
+    query: input.text, token_budget: budget, tokenizer: TOKENIZER,
+    total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
+    total_candidates: ranked.length, stale_references: stale,
+  };
+  if (!ranked.length) {
+    return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false,
+      suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
+  }
+  const top = ranked[0].score;
+  let regions: Region[] = [];
+  for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, input.text, f.score / top));
+  regions.push(...signalRegions(db, input.signals ?? []));
+  const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
+  regions.push(...expandRegions(db, regions.slice(0, 3), input.depth ?? 1, taken));
+  regions = dedupe(regions).sort((a, b) => b.score - a.score);
+  return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets)) };
+}
+
+/** Execution signals and the cursor file raise the files they point at (or bring them in). */
+function boostFiles(db: Database.Database, ranked: RankedFile[], input: QueryInput): RankedFile[] {
+  const byPath = new Map(ranked.map((r) => [r.path, r]));
+  const top = ranked[0]?.score ?? 1;
+  const bump = (path: string, amount: number) => {
+    let r = byPath.get(path);
+    if (!r) {
+      const f = fileByPath(db, path);
+      if (!f) return;
+      r = { fileId: f.id, path, score: 0, signals: { file: 0, defs: 0, unit: 0, mention: 0, pagerank: 0 }, units: [] };
+      byPath.set(path, r);
+    }
+    r.score += amount * top;
+  };
+  for (const s of input.signals ?? []) if (s.exists) bump(s.path, SIGNAL_BOOST / (1 + s.depth));
+  if (input.cursorFile) for (const p of importNeighbours(db, input.cursorFile)) bump(p, CURSOR_BOOST);
+  return [...byPath.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
+}
+
+/** Files the cursor file imports or is imported by: the code an edit there most likely touches. */
+function importNeighbours(db: Database.Database, path: string): string[] {
+  return db.prepare(`SELECT DISTINCT f2.path FROM edges e JOIN symbols s ON s.id = e.src_id JOIN symbols d ON d.id = e.dst_id
+      JOIN files f1 ON f1.id = s.file_id JOIN files f2 ON f2.id = d.file_id
+      WHERE e.kind = 'imports' AND f1.path = ? AND f2.path != ?
+    UNION SELECT DISTINCT f1.path FROM edges e JOIN symbols s ON s.id = e.src_id JOIN symbols d ON d.id = e.dst_id
+      JOIN files f1 ON f1.id = s.file_id JOIN files f2 ON f2.id = d.file_id
+      WHERE e.kind = 'imports' AND f2.path = ? AND f1.path != ?`).pluck().all(path, path, path, path) as string[];
+}
+
+/** The symbol around each signalled line, as a region of its own. */
+function signalRegions(db: Database.Database, signals: SignalLocation[]): Region[] {
+  const out: Region[] = [];
+  for (const s of signals) {
+    if (!s.exists || s.line === null) continue;
+    const f = fileByPath(db, s.path);
+    if (!f) continue;
+    const sym = symbolsWhere(db, "s.file_id = ? AND s.kind != 'module' AND s.start_line <= ? AND s.end_line >= ?",
+      [f.id, s.line, s.line], 'ORDER BY s.end_line - s.start_line LIMIT 1')[0] ?? null;
+    out.push({ fileId: f.id, path: s.path, symbol: sym, startLine: sym?.startLine ?? Math.max(1, s.line - 10),
+      endLine: sym?.endLine ?? s.line + 10, rationale: `line ${s.line} is in the execution signal (frame ${s.depth})`,
+      score: 1.2 / (1 + s.depth) });
+  }
+  return out;
+}
+
+function dedupe(regions: Region[]): Region[] {
+  const best = new Map<string, Region>();
+  for (const r of regions) {
+    const key = `${r.path}:${r.startLine}`;
+    const prev = best.get(key);
+    if (!prev || prev.score < r.score) best.set(key, r);
+  }
+  return [...best.values()];
+}
+
+/**
+ * Entries in score order until the budget is spent. An entry is never cut: one that does not fit is
+ * skipped (and the answer marked truncated), and a smaller one after it may still fit.
+ */
+async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean):
+  Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated'>> {
+  const count = await tokenCounter();
+  const top = regions[0]?.score || 1;
+  const files: QueryEntry[] = [];
+  let used = 0;
+  let truncated = false;
+  const noSecrets = Allowlist.empty();
+  for (const r of regions) {
+    if (files.length >= maxRegions) {
+      truncated = true;
+      break;
+    }
+    let excerpt = snippets ? excerptOf(root, r) : null;
+    // The file may have changed since it was scanned: never hand out text that now looks like a credential.
+    if (excerpt && scanSecrets(r.path, excerpt, noSecrets).length) excerpt = null;
+    const entry: QueryEntry = {
+      path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
+      signature: r.symbol?.signature || null, excerpt, score: round(r.score / top), rationale: r.rationale,
+      confidence: round(confidenceOf(r.score / top)),
+    };
+    const tokens = count(JSON.stringify(entry));
+    if (used + tokens > budget) {
+      truncated = true;
+      continue;
+    }
+    used += tokens;
+    files.push(entry);
+  }
+  return { files, tokens_used: used, truncated };
+}
+
+/** A heuristic in [0, 1]: how strongly the evidence points here relative to the best candidate. */
+function confidenceOf(relative: number): number {
+  return Math.max(0.05, Math.min(0.95, 0.2 + 0.75 * relative));
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
