@@ -2,6 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
 export function mirrorOf(mirrors, repo) {
   return path.join(mirrors, repo.replace('/', '+'), 'repo');
@@ -9,6 +12,11 @@ export function mirrorOf(mirrors, repo) {
 
 export function checkout(task, { mirrors, cache }) {
   const dir = path.join(cache, task.task_id.replace(/[^\w.@-]/g, '_'));
+  // Synthetic tasks (fixtures/ground_truth.jsonl) run on a copy of one of our fixture repositories.
+  if (task.fixture) {
+    if (!fs.existsSync(dir)) fs.cpSync(path.join(FIXTURES, task.fixture), dir, { recursive: true });
+    return dir;
+  }
   if (fs.existsSync(path.join(dir, '.git'))) return dir;
   fs.mkdirSync(cache, { recursive: true });
   const git = (...a) => execFileSync('git', a, { stdio: ['ignore', 'pipe', 'pipe'] });

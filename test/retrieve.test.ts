@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runQuery } from '../src/retrieve/query.js';
+import { buildContext } from '../src/retrieve/context.js';
+import { CgError } from '../src/errors.js';
+import { copyFixture, git, indexFixture, makeRepo, ROOT, runCg, type Indexed } from './helpers.js';
+
+interface GroundTruthTask {
+  task_id: string;
+  fixture: string;
+  description: string;
+  files_edited: string[];
+  functions_edited: string[];
+}
+
+// Tasks written against our fixtures (fixtures/ground_truth.jsonl): the files and functions a change
+// to each would edit are known, so a ranking regression shows here before it shows in the evaluation.
+const tasks: GroundTruthTask[] = fs.readFileSync(path.join(ROOT, 'fixtures', 'ground_truth.jsonl'), 'utf8')
+  .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+
+const indexed = new Map<string, Indexed>();
+beforeAll(async () => {
+  for (const name of new Set(tasks.map((t) => t.fixture))) indexed.set(name, await indexFixture(name));
+}, 120_000);
+afterAll(() => {
+  for (const i of indexed.values()) i.db.close();
+});
+
+function fixtureDb(name: string): { db: Database.Database; root: string } {
+  const i = indexed.get(name)!;
+  return { db: i.db, root: i.root };
+}
+
+describe('ranking on the synthetic ground truth', () => {
+  it.each(tasks.map((t) => [t.task_id, t] as const))('%s: the edited file ranks first and the edited functions are among the places', async (_id, task) => {
+    const { db, root } = fixtureDb(task.fixture);
+    const res = await runQuery(db, root, { text: task.description, budget: 200_000 });
+    expect(res.status).toBe('ok');
+    const files = [...new Set(res.files.map((e) => e.path))];
+    expect(files[0]).toBe(task.files_edited[0]);
+    const symbols = res.files.map((e) => e.symbol);
+    for (const fn of task.functions_edited) expect(symbols.some((s) => s === fn || s?.endsWith(`.${fn}`))).toBe(true);
+  });
+});
+
+describe('runQuery', () => {
+  it('answers in the documented shape, with confidences in [0, 1] and scores relative to the best', async () => {
+    const { db, root } = fixtureDb('python');
+    const res = await runQuery(db, root, { text: 'apply a discount to the product price', snippets: true });
+    expect(res).toMatchObject({ status: 'ok', tokenizer: 'cl100k_base', token_budget: 3500, stale_references: [] });
+    expect(res.files.length).toBeGreaterThan(0);
+    expect(res.files[0].score).toBe(1);
+    for (const e of res.files) {
+      expect(Object.keys(e).sort()).toEqual(['confidence', 'excerpt', 'kind', 'line_range', 'path', 'rationale', 'score', 'signature', 'symbol']);
+      expect(e.confidence).toBeGreaterThanOrEqual(0);
+      expect(e.confidence).toBeLessThanOrEqual(1);
+      expect(e.line_range[0]).toBeLessThanOrEqual(e.line_range[1]);
+      expect(e.rationale.length).toBeGreaterThan(0);
+      expect(fs.existsSync(path.join(root, e.path))).toBe(true);
+    }
+    const top = res.files[0];
+    expect(top.excerpt).toContain(top.symbol!.split('.').pop());
+  });
+
+  it('stays within small budgets and says when places were left out', async () => {
+    const { db, root } = fixtureDb('java');
+    for (const budget of [100, 300, 1000]) {
+      const res = await runQuery(db, root, { text: 'shop service total of products', budget, snippets: true });
+      expect(res.tokens_used).toBeLessThanOrEqual(budget);
+    }
+    const tight = await runQuery(db, root, { text: 'shop service total of products', budget: 100, snippets: true });
+    expect(tight.truncated).toBe(true);
+  });
+
+  it('follows calls and tests from the best match, and not at depth 0', async () => {
+    const { db, root } = fixtureDb('python');
+    const deep = await runQuery(db, root, { text: 'create_product', depth: 2, budget: 200_000 });
+    expect(deep.files.some((e) => /^(called by|calls|test of) /.test(e.rationale))).toBe(true);
+    const flat = await runQuery(db, root, { text: 'create_product', depth: 0, budget: 200_000 });
+    expect(flat.files.some((e) => /^(called by|calls|test of) /.test(e.rationale))).toBe(false);
+  });
+
+  it('returns empty_results with a suggestion when nothing matches', async () => {
+    const { db, root } = fixtureDb('python');
+    const res = await runQuery(db, root, { text: 'zzqxv wqpfk' });
+    expect(res).toMatchObject({ status: 'empty_results', files: [], tokens_used: 0 });
+    expect(res.suggestion).toMatch(/Try/);
+  });
+
+  it('treats search-syntax characters as plain words', async () => {
+    const { db, root } = fixtureDb('python');
+    for (const text of ['"discount AND (price* OR', 'NEAR(a b) -x ^y', "'; DROP TABLE symbols; --", '***', '\u0000\u202e\ud83d\ude00']) {
+      const res = await runQuery(db, root, { text });
+      expect(['ok', 'empty_results']).toContain(res.status);
+    }
+    const res = await runQuery(db, root, { text: 'discount* AND "price"' });
+    expect(res.files[0].path).toBe('shop/models.py');
+  });
+
+  it('rejects bad input with usage errors that say what to do', async () => {
+    const { db, root } = fixtureDb('python');
+    const bad = [{ text: '   ' }, { text: 'x'.repeat(20_001) }, { text: 'price', budget: 99 }, { text: 'price', budget: 200_001 },
+      { text: 'price', budget: 1.5 }, { text: 'price', depth: 4 }, { text: 'price', depth: -1 }];
+    for (const input of bad) {
+      const err = await runQuery(db, root, input).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CgError);
+      expect((err as CgError).code).toBe('usage');
+      expect((err as CgError).hint).toBeTruthy();
+    }
+  });
+
+  it('ranks the files of an execution signal first and reports stale references', async () => {
+    const { db, root } = fixtureDb('python');
+    const res = await runQuery(db, root, { text: 'apply a discount to the product price', budget: 200_000,
+      signals: [{ path: 'shop/util.py', line: 3, exists: true, depth: 0, symbol: null },
+        { path: 'shop/gone.py', line: 7, exists: false, depth: 1, symbol: null }] });
+    expect(res.files[0].path).toBe('shop/util.py');
+    expect(res.files[0].rationale).toMatch(/execution signal/);
+    expect(res.stale_references).toEqual([{ path: 'shop/gone.py', line: 7 }]);
+  });
+
+  it('never hands out an excerpt that has come to look like a credential since it was indexed', async () => {
+    const repo = makeRepo({ 'app/config.py': 'def load_settings():\n    return {"region": "eu"}\n' });
+    const { buildIndex } = await import('../src/indexer/build.js');
+    const { openReader } = await import('../src/store/db.js');
+    await buildIndex(repo);
+    const key = ['AKIA', 'Z7QH2KXW', '4LMN9PRT'].join('');
+    fs.writeFileSync(path.join(repo, 'app/config.py'), `def load_settings():\n    return {"aws_access_key_id": "${key}"}\n`);
+    const db = openReader(repo);
+    try {
+      const res = await runQuery(db, repo, { text: 'load settings', snippets: true });
+      expect(res.files[0].symbol).toBe('load_settings');
+      expect(res.files[0].excerpt).toBeNull();
+      expect(JSON.stringify(res)).not.toContain(key);
+      const bundle = await buildContext(db, repo, { text: 'load settings' });
+      expect(JSON.stringify(bundle)).not.toContain(key);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('buildContext', () => {
+  it('packs whole files within the budget: entry points as source, the rest as signatures', async () => {
+    const { db, root } = fixtureDb('typescript');
+    for (const budget of [300, 1500, 8000]) {
+      const bundle = await buildContext(db, root, { text: 'save an entity in the repository after validation', budget });
+      expect(bundle.status).toBe('ok');
+      expect(bundle.tokens_used).toBeLessThanOrEqual(budget);
+      expect(new Set(bundle.files.map((f) => f.path)).size).toBe(bundle.files.length);
+    }
+    const big = await buildContext(db, root, { text: 'save an entity in the repository after validation', budget: 8000 });
+    expect(big.files[0]).toMatchObject({ path: 'src/core/repository.ts', form: 'source' });
+    expect(big.files[0].text).toContain('save(');
+    expect(big.summary.length).toBeGreaterThan(0);
+  });
+});
+
+describe('cg query and cg context (the CLI)', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = copyFixture('go');
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'fixture');
+    expect(runCg(['index'], repo).code).toBe(0);
+  });
+
+  it('prints the JSON response with freshness', () => {
+    const res = runCg(['query', 'format', 'the', 'output', 'line', '--json', '--snippets'], repo);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json).toMatchObject({ status: 'ok', query: 'format the output line', tokenizer: 'cl100k_base' });
+    expect(res.json.files[0].path).toBe('service/format.go');
+    expect(res.json.freshness).toBeTruthy();
+  });
+
+  it('prints places with reasons for people', () => {
+    const res = runCg(['query', 'format the output line'], repo);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^service\/format\.go:\d+-\d+ {2}format {2}score 1\.00/);
+    expect(res.stdout).toMatch(/places, \d+\/3500 tokens/);
+  });
+
+  it('boosts the places a signal file names, and reports the ones that no longer exist', () => {
+    const trace = path.join(repo, 'trace.txt');
+    fs.writeFileSync(trace, 'panic: boom\n\ngoroutine 1 [running]:\nexample/store.(*Repository).Get()\n\t/src/app/store/store.go:20 +0x1d\n'
+      + '\t/src/app/store/removed.go:12 +0x2\n');
+    const res = runCg(['query', 'format the output line', '--signal-file', trace, '--json'], repo);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json.files[0].path).toBe('store/store.go');
+    expect(res.json.stale_references.some((s: { path: string }) => s.path.endsWith('store/removed.go'))).toBe(true);
+  });
+
+  it('builds a context bundle within the budget', () => {
+    const res = runCg(['context', 'lookup', 'of', 'missing', 'keys', '--budget', '2000', '--json'], repo);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json.tokens_used).toBeLessThanOrEqual(2000);
+    expect(res.json.files.length).toBeGreaterThan(0);
+    const text = runCg(['context', 'lookup of missing keys'], repo);
+    expect(text.stdout).toMatch(/^# /);
+  });
+
+  it('fails clearly on bad arguments, with exit code 2 and a hint', () => {
+    const binary = path.join(repo, 'trace.bin');
+    fs.writeFileSync(binary, Buffer.from([0, 1, 2, 0, 255, 0]));
+    const outside = makeRepo({ 'x.go': 'package x\n' });
+    const cases: [string[], RegExp][] = [
+      [['query', '--budget', '50', 'format'], /budget/],
+      [['query', '--depth', '9', 'format'], /depth/],
+      [['query', '--signal-file', binary, 'format'], /not text/],
+      [['query', '--signal-file', path.join(repo, 'nope.txt'), 'format'], /Cannot read the signal file/],
+      [['query', '--cursor-file', path.join(outside, 'x.go'), 'format'], /outside the repository/],
+      [['query', ' '], /empty/],
+    ];
+    for (const [args, message] of cases) {
+      const res = runCg([...args, '--json'], repo);
+      expect(res.code, `${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(2);
+      const err = JSON.parse(res.stdout || res.stderr).error ?? JSON.parse(res.stdout || res.stderr);
+      expect(err.message).toMatch(message);
+      expect(err.hint).toBeTruthy();
+    }
+  });
+
+  it('says how to build the index when there is none', () => {
+    const bare = makeRepo({ 'a.py': 'def f():\n    pass\n' }, { git: true });
+    const res = runCg(['query', 'f'], bare);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toMatch(/cg index/);
+  });
+});
