@@ -9,6 +9,7 @@ import { registerFile } from './commands/file-cmd.js';
 import { registerNotify, registerUpdate } from './commands/update-cmd.js';
 import { registerHooks } from './commands/hooks-cmd.js';
 import { registerWatch } from './commands/watch-cmd.js';
+import { registerModel } from './commands/model-cmd.js';
 
 const program = new Command();
 program
@@ -29,10 +30,11 @@ registerUpdate(program);
 registerNotify(program);
 registerHooks(program);
 registerWatch(program);
+registerModel(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
-6 another cg process is writing the index.`);
+5 embedding model not available (run \`cg model pull\`), 6 another cg process is writing the index.`);
 
 try {
   await program.parseAsync(process.argv);
