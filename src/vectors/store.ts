@@ -13,6 +13,8 @@
  * *before* committing the transaction that sets generation N+1 and records the returned file name in
  * meta; readers open the name meta gives. A crash between the two leaves an unreferenced file that
  * the next save of N+1 replaces. Readers of N keep their file until pruneVectorFiles removes it.
+ * A missing or damaged file is recreated from the database:
+ * VectorStore.rebuild(storedVectors(db, model), {dims, quantization}) (see cache.ts).
  *
  * Each index file has a manifest beside it (`<file>.json`: dims, quantization, count, bytes,
  * crc32), because USearch crashes the process (SIGSEGV/abort) on a truncated or foreign file instead
