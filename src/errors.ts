@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'index_incompatible'
   | 'index_corrupt'
   | 'index_busy'
+  | 'model_unavailable'
   | 'io'
   | 'internal';
 
@@ -22,6 +23,8 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   index_incompatible: 3,
   index_corrupt: 3,
   index_busy: 6,
+  /** An embedding model that is not on this machine and cannot be fetched now (offline, or not built). */
+  model_unavailable: 5,
   io: 1,
   internal: 1,
 };

@@ -10,6 +10,7 @@ import { registerNotify, registerUpdate } from './commands/update-cmd.js';
 import { registerHooks } from './commands/hooks-cmd.js';
 import { registerWatch } from './commands/watch-cmd.js';
 import { registerContext, registerQuery } from './commands/query-cmd.js';
+import { registerModel } from './commands/model-cmd.js';
 
 const program = new Command();
 program
@@ -32,10 +33,11 @@ registerHooks(program);
 registerWatch(program);
 registerQuery(program);
 registerContext(program);
+registerModel(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
-6 another cg process is writing the index.`);
+5 embedding model not available (run \`cg model pull\`), 6 another cg process is writing the index.`);
 
 try {
   await program.parseAsync(process.argv);

@@ -25,6 +25,30 @@ export interface Config {
     /** Repo-relative path of the allowlist that accepts reported false positives. */
     allowlistFile: string;
   };
+  embeddings: EmbeddingsConfig;
+}
+
+export const VECTOR_QUANTIZATIONS = ['i8', 'f16', 'f32'] as const;
+export type VectorQuantization = (typeof VECTOR_QUANTIZATIONS)[number];
+export const POOLINGS = ['mean', 'cls'] as const;
+export type Pooling = (typeof POOLINGS)[number];
+/** Weight variants transformers.js can load (onnx/model.onnx, model_fp16.onnx, model_quantized.onnx, …). */
+export const MODEL_DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4'] as const;
+export type ModelDtype = (typeof MODEL_DTYPES)[number];
+
+export interface EmbeddingsConfig {
+  /** `cg/glove-100d` (built in, offline) or a model hub id such as `jinaai/jina-embeddings-v2-base-code`. */
+  model: string;
+  /** How token vectors become one vector: the mean over tokens, or the first ([CLS]) token. */
+  pooling: Pooling;
+  /** L2-normalise embeddings (cosine search expects it). */
+  normalize: boolean;
+  /** Expected dimension; when set, a model producing another is an error instead of a silent mix. */
+  dims?: number;
+  /** Scalar type of the vector index: i8 is a quarter of f32's size at a small recall cost. */
+  quantization: VectorQuantization;
+  /** Which ONNX weights of a hub model to load; the default is fp32 (onnx/model.onnx). */
+  dtype?: ModelDtype;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -39,6 +63,7 @@ export const DEFAULT_CONFIG: Config = {
   workers: 0,
   hooks: { autoApply: true },
   secrets: { enabled: true, allowlistFile: '.cgsecrets' },
+  embeddings: { model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
 };
 
 export function configPath(root: string): string {
@@ -112,5 +137,38 @@ function mergeConfig(raw: unknown, file: string): Config {
       cfg.secrets.allowlistFile = s.allowlistFile;
     }
   }
+  if (r.embeddings !== undefined) cfg.embeddings = mergeEmbeddings(r.embeddings, cfg.embeddings, bad);
   return cfg;
+}
+
+function mergeEmbeddings(raw: unknown, dflt: EmbeddingsConfig, bad: (key: string, want: string) => CgError): EmbeddingsConfig {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('embeddings', 'an object');
+  const e = raw as Record<string, unknown>;
+  const out: EmbeddingsConfig = { ...dflt };
+  const oneOf = (key: keyof EmbeddingsConfig, values: readonly string[]) => {
+    const v = e[key];
+    if (v === undefined) return;
+    if (typeof v !== 'string' || !values.includes(v)) throw bad(`embeddings.${key}`, `one of ${values.map((x) => `"${x}"`).join(', ')}`);
+    (out as unknown as Record<string, unknown>)[key] = v;
+  };
+  if (e.model !== undefined) {
+    if (typeof e.model !== 'string' || !/^[\w.-]+(\/[\w.-]+)?$/.test(e.model) || e.model.includes('..')) {
+      throw bad('embeddings.model', 'a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"');
+    }
+    out.model = e.model;
+  }
+  oneOf('pooling', POOLINGS);
+  oneOf('quantization', VECTOR_QUANTIZATIONS);
+  oneOf('dtype', MODEL_DTYPES);
+  if (e.normalize !== undefined) {
+    if (typeof e.normalize !== 'boolean') throw bad('embeddings.normalize', 'true or false');
+    out.normalize = e.normalize;
+  }
+  if (e.dims !== undefined) {
+    if (typeof e.dims !== 'number' || !Number.isInteger(e.dims) || e.dims < 1 || e.dims > 65536) {
+      throw bad('embeddings.dims', 'a positive whole number (or left out, to take the model\'s)');
+    }
+    out.dims = e.dims;
+  }
+  return out;
 }

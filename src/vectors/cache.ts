@@ -1,0 +1,162 @@
+/**
+ * Embeddings stored in the index database, so an update embeds only symbols whose text changed.
+ *
+ *   createEmbeddingTables(db)                                   CREATE TABLE IF NOT EXISTS (see EMBEDDING_DDL)
+ *   const u = await embedSymbols(db, items, {model, embed})     plan + embed only what the cache lacks (async, no writes)
+ *   saveEmbeddings(db, u)                                       write it (sync: call inside the caller's transaction)
+ *   deleteSymbolEmbeddings(db, ids)                             symbols that no longer exist
+ *   storedVectors(db, model)                                    (id, vector) of every symbol, to rebuild the vector index
+ *   copyEmbeddingCache(db, fromDbFile, model?)                  carry the cache into a new full-build database
+ *   pruneEmbeddingCache(db, model)                              drop cached vectors nothing refers to
+ *
+ * `model` is modelKey(spec) (or Embedder.key): vectors of different models never mix, and switching
+ * models re-embeds everything once (the old model's rows stay until pruned).
+ *
+ * The flow of an update: items = (id, embedText(symbol)) for the symbols of changed files;
+ * `await embedSymbols(...)` (the only await); then, in one SQLite transaction: the rows,
+ * saveEmbeddings(db, u), and the vector file from store.upsert(u.changed) + store.save(dir, N+1)
+ * recorded in meta. embed is only called when some text is missing from the cache, so an
+ * update that changes no embedded text never loads the model.
+ */
+import type Database from 'better-sqlite3';
+import { textHash } from './text.js';
+
+/** Proposed for src/store/schema.ts; createEmbeddingTables applies it to an existing database. */
+export const EMBEDDING_DDL = `
+-- Vectors by (model, sha256 of the embedded text): an unchanged text is never embedded twice.
+CREATE TABLE IF NOT EXISTS embeddings (
+  model     TEXT NOT NULL,      -- modelKey: id, dtype, pooling, normalisation (+ the built-in model's build digest)
+  text_hash TEXT NOT NULL,      -- sha256 hex of embedText(symbol)
+  dims      INTEGER NOT NULL,
+  vector    BLOB NOT NULL,      -- float32 little-endian, dims * 4 bytes
+  PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+
+-- The text each symbol was last embedded from; joined with embeddings to rebuild the vector index.
+CREATE TABLE IF NOT EXISTS symbol_embeddings (
+  symbol_id INTEGER PRIMARY KEY,
+  text_hash TEXT NOT NULL
+);
+`;
+
+export function createEmbeddingTables(db: Database.Database): void {
+  db.exec(EMBEDDING_DDL);
+}
+
+export interface EmbedItem {
+  id: number;
+  text: string;
+}
+
+export interface EmbeddingUpdate {
+  model: string;
+  /** Symbols whose vector is new or different: upsert these into the vector store. */
+  changed: Map<number, Float32Array>;
+  /** The text hash of every item, for symbol_embeddings. */
+  hashes: Map<number, string>;
+  /** Newly computed vectors by text hash, for the cache. */
+  computed: Map<string, Float32Array>;
+  stats: { items: number; unchanged: number; fromCache: number; embedded: number };
+}
+
+export interface EmbedOptions {
+  model: string;
+  /** Called at most once, with the distinct texts the cache lacks. */
+  embed: (texts: string[]) => Promise<Float32Array[]>;
+}
+
+export async function embedSymbols(db: Database.Database, items: readonly EmbedItem[], opts: EmbedOptions): Promise<EmbeddingUpdate> {
+  const previous = db.prepare<[number], { text_hash: string }>('SELECT text_hash FROM symbol_embeddings WHERE symbol_id = ?');
+  const lookup = db.prepare<[string, string], { vector: Buffer }>('SELECT vector FROM embeddings WHERE model = ? AND text_hash = ?');
+  const u: EmbeddingUpdate = { model: opts.model, changed: new Map(), hashes: new Map(), computed: new Map(),
+    stats: { items: items.length, unchanged: 0, fromCache: 0, embedded: 0 } };
+  const missing = new Map<string, { text: string; ids: number[] }>();
+  for (const { id, text } of items) {
+    const hash = textHash(text);
+    u.hashes.set(id, hash);
+    const cached = lookup.get(opts.model, hash);
+    if (cached && previous.get(id)?.text_hash === hash) {
+      u.stats.unchanged++;
+    } else if (cached) {
+      u.changed.set(id, fromBlob(cached.vector));
+      u.stats.fromCache++;
+    } else {
+      // Symbols with the same text (overloads, `__init__(self)`) share one embedding.
+      const entry = missing.get(hash);
+      if (entry) entry.ids.push(id);
+      else missing.set(hash, { text, ids: [id] });
+    }
+  }
+  if (missing.size) await embedMissing(u, missing, opts.embed);
+  return u;
+}
+
+async function embedMissing(u: EmbeddingUpdate, missing: Map<string, { text: string; ids: number[] }>,
+  embed: EmbedOptions['embed']): Promise<void> {
+  const entries = [...missing];
+  const vectors = await embed(entries.map(([, e]) => e.text));
+  if (vectors.length !== entries.length) throw new Error(`embed returned ${vectors.length} vectors for ${entries.length} texts`);
+  entries.forEach(([hash, e], i) => {
+    u.computed.set(hash, vectors[i]);
+    for (const id of e.ids) {
+      u.changed.set(id, vectors[i]);
+      u.stats.embedded++;
+    }
+  });
+}
+
+/** Writes an update's cache rows and symbol hashes. Synchronous: run it inside the caller's transaction. */
+export function saveEmbeddings(db: Database.Database, u: EmbeddingUpdate): void {
+  const cache = db.prepare('INSERT OR REPLACE INTO embeddings(model, text_hash, dims, vector) VALUES (?, ?, ?, ?)');
+  const link = db.prepare('INSERT OR REPLACE INTO symbol_embeddings(symbol_id, text_hash) VALUES (?, ?)');
+  for (const [hash, v] of u.computed) cache.run(u.model, hash, v.length, toBlob(v));
+  for (const [id, hash] of u.hashes) link.run(id, hash);
+}
+
+export function deleteSymbolEmbeddings(db: Database.Database, ids: readonly number[]): void {
+  const del = db.prepare('DELETE FROM symbol_embeddings WHERE symbol_id = ?');
+  for (const id of ids) del.run(id);
+}
+
+/** Every symbol's stored vector for a model, in id order: the input of VectorStore.rebuild. */
+export function* storedVectors(db: Database.Database, model: string): Generator<[number, Float32Array]> {
+  const rows = db.prepare<[string], { symbol_id: number; vector: Buffer }>(`SELECT s.symbol_id, e.vector
+    FROM symbol_embeddings s JOIN embeddings e ON e.model = ? AND e.text_hash = s.text_hash ORDER BY s.symbol_id`).iterate(model);
+  for (const r of rows) yield [r.symbol_id, fromBlob(r.vector)];
+}
+
+/**
+ * Copies cached vectors from another index database (the previous full build) into this one, so a
+ * rebuild re-embeds only texts that changed. Returns the number of rows copied.
+ */
+export function copyEmbeddingCache(db: Database.Database, fromDbFile: string, model?: string): number {
+  createEmbeddingTables(db);
+  db.prepare('ATTACH DATABASE ? AS prev').run(fromDbFile);
+  try {
+    const has = db.prepare("SELECT 1 FROM prev.sqlite_master WHERE type = 'table' AND name = 'embeddings'").get();
+    if (!has) return 0;
+    const where = model === undefined ? '' : 'WHERE model = ?';
+    const res = db.prepare(`INSERT OR IGNORE INTO main.embeddings SELECT model, text_hash, dims, vector FROM prev.embeddings ${where}`)
+      .run(...(model === undefined ? [] : [model]));
+    return res.changes;
+  } finally {
+    db.prepare('DETACH DATABASE prev').run();
+  }
+}
+
+/** Deletes cached vectors of other models and of texts no symbol has any more. Returns rows deleted. */
+export function pruneEmbeddingCache(db: Database.Database, model: string): number {
+  return db.prepare(`DELETE FROM embeddings WHERE model != ?
+    OR text_hash NOT IN (SELECT text_hash FROM symbol_embeddings)`).run(model).changes;
+}
+
+function toBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+function fromBlob(b: Buffer): Float32Array {
+  // Copy: SQLite's buffer may not be 4-byte aligned, and the caller may keep the vector.
+  const out = new Float32Array(b.byteLength / 4);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}
