@@ -1,0 +1,160 @@
+/**
+ * Execution signals -> file:line references. An agent attaches what it saw (a stack trace, failing
+ * test output, log lines) to `cg query`; this finds the repository locations in it, so retrieval can
+ * start from where the failure is. It understands the runtimes' and test runners' own output for cg's
+ * eight languages (see SIGNAL_SOURCES) and falls back to any `path.ext:line` that names a repository file.
+ *
+ * Order: the text's blocks (a trace, a failed test, a log line) in the order it printed them; within a
+ * trace, innermost frame first, whether the tool printed it first (V8, Java, Go, Rust, PHP) or last
+ * (Python, pytest). Exact duplicates are dropped, keeping the first.
+ *
+ * It never throws: any input gives a (possibly empty) list, in time linear in its length. At most
+ * MAX_INPUT_CHARS are read (the tail of a longer text) and at most `maxRefs` references returned;
+ * parseSignalsDetailed says when anything was left out.
+ */
+
+import { PathResolver, type RepoFiles } from './signals/paths.js';
+import { SignalScanner } from './signals/scan.js';
+import { boundedInput, cleanLine, jsonStrings, splitLines } from './signals/text.js';
+import type { RawRef } from './signals/types.js';
+
+export { MAX_INPUT_CHARS } from './signals/text.js';
+
+export interface SignalRef {
+  /** Repo-relative POSIX path when it resolves to a repository file; else the path as written. */
+  path: string;
+  line: number | null;
+  column: number | null;
+  /** The function or method the location is in, as cg qualifies names (`Cart.total`), when the format names it. */
+  symbol: string | null;
+  /**
+   * frame: an entry of a call stack, the innermost one (where it was thrown) included.
+   * failure: where a tool reports that something failed, outside a stack: a failed assertion or test
+   * (pytest, go test, JUnit, PHPUnit, XCTest, Jest/Vitest), a panic (Rust), a fatal error (PHP, Swift),
+   * a compiler error (tsc, rustc, javac, go build, swiftc).
+   * log: a location in a log line, a warning, a passing test's log, or the generic fallback.
+   */
+  kind: 'frame' | 'failure' | 'log';
+  /** Which format matched: one of SIGNAL_SOURCES. */
+  source: string;
+  /** The file exists in the repository now; false = a stale reference or a library's file (low confidence). */
+  exists: boolean;
+  /**
+   * 0 for the most relevant location of its block; within a trace, how many repository frames are
+   * nearer the failure than this one. Library frames do not count, so the innermost frame in the
+   * repository has depth 0 even under ten frames of the standard library.
+   */
+  depth: number;
+}
+
+export interface SignalParse {
+  refs: SignalRef[];
+  /** Something was left out: more than maxRefs references, an input over MAX_INPUT_CHARS, or a trace over 1000 frames. */
+  truncated: boolean;
+}
+
+export interface SignalOptions {
+  /** Default MAX_SIGNAL_REFS. */
+  maxRefs?: number;
+}
+
+export const MAX_SIGNAL_REFS = 200;
+
+export const SIGNAL_SOURCES = [
+  'python-traceback', 'pytest', 'node-stack', 'jest', 'vitest', 'tsc', 'go-panic', 'go-test', 'go-build',
+  'java-stack', 'junit', 'javac', 'php-error', 'phpunit', 'rust-panic', 'cargo-test', 'rustc', 'swift-xctest',
+  'swift-testing', 'swift-crash', 'swiftc', 'compiler', 'generic',
+] as const;
+
+export function parseSignals(text: string, repo: RepoFiles): SignalRef[] {
+  return parseSignalsDetailed(text, repo).refs;
+}
+
+export function parseSignalsDetailed(text: string, repo: RepoFiles, options: SignalOptions = {}): SignalParse {
+  try {
+    return parse(text, repo, options);
+  } catch {
+    // Signals are a hint for retrieval: a parser bug must not cost the agent its query.
+    return { refs: [], truncated: true };
+  }
+}
+
+function parse(text: string, repo: RepoFiles, options: SignalOptions): SignalParse {
+  if (typeof text !== 'string' || text.length === 0) return { refs: [], truncated: false };
+  const maxRefs = Math.max(0, options.maxRefs ?? MAX_SIGNAL_REFS);
+  const input = boundedInput(text);
+  const scanner = scan(input.text);
+  const resolver = new PathResolver({ root: typeof repo?.root === 'string' ? repo.root : '', files: repo?.files ?? new Set() });
+  resolver.learnRoots(scanner.blocks.flatMap((block) => block.map((r) => r.written)));
+
+  const refs: SignalRef[] = [];
+  const seen = new Set<string>();
+  let truncated = input.cut || scanner.truncated;
+  for (const block of scanner.blocks) {
+    for (const r of resolveBlock(block, resolver)) {
+      const key = refKey(r);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (refs.length >= maxRefs) return { refs, truncated: true };
+      refs.push(r);
+    }
+  }
+  return { refs, truncated };
+}
+
+function scan(text: string): SignalScanner {
+  const scanner = new SignalScanner();
+  for (const raw of splitLines(text)) {
+    if (scanner.full) break;
+    const strings = startsLikeJson(raw) ? jsonStrings(raw) : null;
+    if (strings) feedJsonStrings(scanner, strings);
+    else scanner.line(cleanLine(raw));
+  }
+  scanner.end();
+  return scanner;
+}
+
+function startsLikeJson(raw: string): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c !== ' ' && c !== '\t') return c === '{';
+  }
+  return false;
+}
+
+/** A multi-line string of a JSON record is output in its own right (a stack, `go test -json` output). */
+function feedJsonStrings(scanner: SignalScanner, strings: string[]): void {
+  for (const s of strings) {
+    if (!s.includes('\n') && !s.includes('\r')) {
+      scanner.looseLine(cleanLine(s));
+      continue;
+    }
+    const lines = splitLines(s);
+    // `go test -json` ends each output with a newline: that is no blank line ending a trace.
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    for (const line of lines) scanner.line(cleanLine(line));
+  }
+}
+
+function resolveBlock(block: RawRef[], resolver: PathResolver): SignalRef[] {
+  const out: SignalRef[] = [];
+  const inBlock = new Set<string>();
+  let repositoryFramesBefore = 0;
+  for (const raw of block) {
+    const where = resolver.resolve(raw.written, raw.dirHint);
+    if (!where || (raw.onlyIfResolved && !where.exists)) continue;
+    const r: SignalRef = { path: where.path, line: raw.line, column: raw.column, symbol: raw.symbol, kind: raw.kind,
+      source: raw.source, exists: where.exists, depth: repositoryFramesBefore };
+    // A trace that names a location twice (PHP's `thrown in` repeats the site) is no deeper for it.
+    const key = refKey(r);
+    if (inBlock.has(key)) continue;
+    inBlock.add(key);
+    out.push(r);
+    if (where.exists) repositoryFramesBefore++;
+  }
+  return out;
+}
+
+function refKey(r: SignalRef): string {
+  return `${r.path}\0${r.line}\0${r.column}\0${r.symbol}\0${r.kind}`;
+}
