@@ -186,11 +186,15 @@ describe('cg query and cg context (the CLI)', () => {
   it('boosts the places a signal file names, and reports the ones that no longer exist', () => {
     const trace = path.join(repo, 'trace.txt');
     fs.writeFileSync(trace, 'panic: boom\n\ngoroutine 1 [running]:\nexample/store.(*Repository).Get()\n\t/src/app/store/store.go:20 +0x1d\n'
-      + '\t/src/app/store/removed.go:12 +0x2\n');
+      + '\t/src/app/store/removed.go:12 +0x2\nruntime.gopanic()\n\t/usr/local/go/src/runtime/panic.go:884 +0x213\n');
     const res = runCg(['query', 'format the output line', '--signal-file', trace, '--json'], repo);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json.files[0].path).toBe('store/store.go');
-    expect(res.json.stale_references.some((s: { path: string }) => s.path.endsWith('store/removed.go'))).toBe(true);
+    const stale = res.json.stale_references.map((s: { path: string }) => s.path);
+    expect(stale.some((p: string) => p.endsWith('store/removed.go'))).toBe(true);
+    // The Go runtime's own frame is a library's, not a stale reference to the repository.
+    expect(stale.some((p: string) => p.includes('panic.go'))).toBe(false);
+    expect(res.json.files[0].rationale).toMatch(/line 20 is in the execution signal \(frame 0\)/);
   });
 
   it('builds a context bundle within the budget', () => {

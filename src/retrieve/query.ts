@@ -19,13 +19,14 @@ export const MAX_BUDGET = 200_000;
 export const MAX_QUERY_CHARS = 20_000;
 export const DEFAULT_MAX_REGIONS = 12;
 
-/** A location from a stack trace, a failing test or a log line (src/retrieve/signals.ts parses them). */
+/** A location from a stack trace, a failing test or a log line: the part of a SignalRef (src/retrieve/signals.ts) ranking uses. */
 export interface SignalLocation {
   path: string;
   line: number | null;
   exists: boolean;
   depth: number;
   symbol: string | null;
+  kind?: 'frame' | 'failure' | 'log';
 }
 
 export interface QueryInput {
@@ -127,7 +128,10 @@ function boostFiles(db: Database.Database, ranked: RankedFile[], input: QueryInp
     }
     r.score += amount * top;
   };
-  for (const s of input.signals ?? []) if (s.exists) bump(s.path, SIGNAL_BOOST / (1 + s.depth));
+  // A file named by many frames is not more certain than one named by the innermost frame: the best reference counts.
+  const signalled = new Map<string, number>();
+  for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
+  for (const [path, w] of signalled) bump(path, SIGNAL_BOOST * w);
   if (input.cursorFile) for (const p of importNeighbours(db, input.cursorFile)) bump(p, CURSOR_BOOST);
   return [...byPath.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
 }
@@ -142,18 +146,29 @@ function importNeighbours(db: Database.Database, path: string): string[] {
       WHERE e.kind = 'imports' AND f2.path = ? AND f1.path != ?`).pluck().all(path, path, path, path) as string[];
 }
 
-/** The symbol around each signalled line, as a region of its own. */
+/** How strongly a reference points at the code to change: inner frames and failures more than outer frames and logs. */
+function signalWeight(s: SignalLocation): number {
+  return (s.kind === 'log' ? 0.5 : 1) / (1 + s.depth);
+}
+
+/** The symbol around each signalled line (or the one the signal names), as a region of its own. */
 function signalRegions(db: Database.Database, signals: SignalLocation[]): Region[] {
   const out: Region[] = [];
   for (const s of signals) {
-    if (!s.exists || s.line === null) continue;
+    if (!s.exists) continue;
     const f = fileByPath(db, s.path);
     if (!f) continue;
-    const sym = symbolsWhere(db, "s.file_id = ? AND s.kind != 'module' AND s.start_line <= ? AND s.end_line >= ?",
-      [f.id, s.line, s.line], 'ORDER BY s.end_line - s.start_line LIMIT 1')[0] ?? null;
-    out.push({ fileId: f.id, path: s.path, symbol: sym, startLine: sym?.startLine ?? Math.max(1, s.line - 10),
-      endLine: sym?.endLine ?? s.line + 10, rationale: `line ${s.line} is in the execution signal (frame ${s.depth})`,
-      score: 1.2 / (1 + s.depth) });
+    const sym = s.line !== null
+      ? symbolsWhere(db, "s.file_id = ? AND s.kind != 'module' AND s.start_line <= ? AND s.end_line >= ?",
+        [f.id, s.line, s.line], 'ORDER BY s.end_line - s.start_line LIMIT 1')[0] ?? null
+      : s.symbol ? symbolsWhere(db, "s.file_id = ? AND s.kind != 'module' AND (s.qualified_name = ? OR s.name = ?)",
+        [f.id, s.symbol, s.symbol, s.symbol], 'ORDER BY s.qualified_name = ? DESC LIMIT 1')[0] ?? null : null;
+    if (!sym && s.line === null) continue;
+    const where = s.line !== null ? `line ${s.line}` : sym!.qualifiedName;
+    const what = s.kind === 'failure' ? 'failure' : s.kind === 'log' ? 'log line' : `frame ${s.depth}`;
+    out.push({ fileId: f.id, path: s.path, symbol: sym, startLine: sym?.startLine ?? Math.max(1, s.line! - 10),
+      endLine: sym?.endLine ?? s.line! + 10, rationale: `${where} is in the execution signal (${what})`,
+      score: 1.2 * signalWeight(s) });
   }
   return out;
 }

@@ -13,7 +13,7 @@
  * parseSignalsDetailed says when anything was left out.
  */
 
-import { PathResolver, type RepoFiles } from './signals/paths.js';
+import { parseWrittenPath, PathResolver, type RepoFiles } from './signals/paths.js';
 import { SignalScanner } from './signals/scan.js';
 import { boundedInput, cleanLine, jsonStrings, splitLines } from './signals/text.js';
 import type { RawRef } from './signals/types.js';
@@ -65,6 +65,11 @@ export const SIGNAL_SOURCES = [
   'java-stack', 'junit', 'javac', 'php-error', 'phpunit', 'rust-panic', 'cargo-test', 'rustc', 'swift-xctest',
   'swift-testing', 'swift-crash', 'swiftc', 'compiler', 'generic',
 ] as const;
+
+/** The path (as a tool printed it) is inside an installed library or toolchain, not a repository's own tree. */
+export function isLibraryPath(written: string): boolean {
+  return (parseWrittenPath(written)?.libraryTail ?? 0) > 0;
+}
 
 export function parseSignals(text: string, repo: RepoFiles): SignalRef[] {
   return parseSignalsDetailed(text, repo).refs;

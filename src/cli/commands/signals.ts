@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { CgError, errorMessage } from '../../errors.js';
 import { isBinary } from '../../extract/filters.js';
 import type { SignalLocation } from '../../retrieve/query.js';
+import { isLibraryPath, parseSignals } from '../../retrieve/signals.js';
 
 const MAX_SIGNAL_BYTES = 10 * 1024 * 1024;
 
@@ -20,16 +21,6 @@ export function readSignals(root: string, file: string, db: Database.Database): 
   }
   if (isBinary(buf)) throw new CgError('usage', `${file} is not text`, 'Pass a text file with a stack trace, test output or log lines.');
   const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
-  return parseSignals(buf.toString('utf8'), { root, files });
-}
-
-/** Placeholder-free minimal parser until the full one lands: `path:line` references to indexed files. */
-function parseSignals(text: string, repo: { root: string; files: ReadonlySet<string> }): SignalLocation[] {
-  const out: SignalLocation[] = [];
-  for (const m of text.matchAll(/([\w./\\-]+\.[A-Za-z]+)[:(](\d+)/g)) {
-    const written = m[1].replace(/\\/g, '/');
-    const hit = [...repo.files].find((f) => written === f || written.endsWith(`/${f}`));
-    out.push({ path: hit ?? written, line: Number(m[2]), exists: !!hit, depth: out.length, symbol: null });
-  }
-  return out;
+  // A frame in an installed library is neither a seed nor stale: it is simply not the repository's code.
+  return parseSignals(buf.toString('utf8'), { root, files }).filter((r) => r.exists || !isLibraryPath(r.path));
 }
