@@ -4,7 +4,7 @@
 // commit changed as gold. Runs the BM25 baselines and cg in the same run and writes a markdown and a
 // JSON report.
 //
-// Usage: node eval/run.mjs [--tasks FILE] [--mirrors DIR] [--cache DIR] [--systems bm25-nontest,bm25-all,cg]
+// Usage: node eval/run.mjs [--tasks FILE] [--mirrors DIR] [--cache DIR] [--systems bm25-nontest,bm25-all,cg,cg:lexical,...]
 //                          [--limit N] [--repo owner/name] [--out PREFIX] [--budget 3500]
 //   --mirrors: where `fetch` put the repositories (default /work/.mirror, <owner>+<name>/repo)
 //   --cache:   where checkouts are made (default $TMPDIR/cg-eval)
@@ -38,6 +38,11 @@ const runners = {
   'bm25-all': async (dir, task) => ({ files: bm25Rank(dir, pool(dir, { tests: true }), task.description) }),
   cg: cgSystem({ budget, reuseIndex: args.includes('--reuse-index') }),
 };
+// cg:<preset> (cg:lexical, cg:hybrid, cg:prd, cg:spec004, cg:rrf), and cg:hybrid@<weight> for vector-weight sweeps.
+for (const s of systems.filter((x) => x.startsWith('cg:'))) {
+  const [preset, weight] = s.slice(3).split('@');
+  runners[s] = cgSystem({ budget, reuseIndex: args.includes('--reuse-index'), preset, vectorWeight: weight ? Number(weight) : undefined });
+}
 
 const rows = [];
 for (const [i, task] of tasks.entries()) {

@@ -455,10 +455,10 @@ describe('vector store (USearch)', () => {
 
 describe('embeddings configuration', () => {
   it('defaults to the built-in model with an i8 index, and validates the section', () => {
-    expect(loadConfig(makeRepo({})).embeddings).toEqual({ model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' });
+    expect(loadConfig(makeRepo({})).embeddings).toEqual({ enabled: true, model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' });
     const custom = makeRepo({ '.codegraph/config.json': JSON.stringify({ embeddings: {
       model: 'jinaai/jina-embeddings-v2-base-code', dims: 768, quantization: 'f16', dtype: 'q8' } }) });
-    expect(loadConfig(custom).embeddings).toEqual({ model: 'jinaai/jina-embeddings-v2-base-code', pooling: 'mean', normalize: true,
+    expect(loadConfig(custom).embeddings).toEqual({ enabled: true, model: 'jinaai/jina-embeddings-v2-base-code', pooling: 'mean', normalize: true,
       dims: 768, quantization: 'f16', dtype: 'q8' });
     for (const [embeddings, msg] of [
       [{ quantization: 'i4' }, /"embeddings.quantization" must be one of "i8", "f16", "f32"/],
@@ -466,9 +466,18 @@ describe('embeddings configuration', () => {
       [{ dims: -3 }, /"embeddings.dims" must be a positive whole number/],
       [{ model: '../etc' }, /"embeddings.model" must be a model id/],
       ['glove', /"embeddings" must be an object/],
+      [{ enabled: 'no' }, /"embeddings.enabled" must be true or false/],
     ] as const) {
       const repo = makeRepo({ '.codegraph/config.json': JSON.stringify({ embeddings }) });
       expect(() => loadConfig(repo)).toThrow(msg);
     }
+  });
+
+  it('takes a ranking preset, hybrid by default', () => {
+    expect(loadConfig(makeRepo({})).retrieval).toEqual({ preset: 'hybrid' });
+    const rrf = makeRepo({ '.codegraph/config.json': JSON.stringify({ retrieval: { preset: 'rrf' } }) });
+    expect(loadConfig(rrf).retrieval.preset).toBe('rrf');
+    const bad = makeRepo({ '.codegraph/config.json': JSON.stringify({ retrieval: { preset: 'magic' } }) });
+    expect(() => loadConfig(bad)).toThrow(/"retrieval.preset" must be one of "hybrid", "lexical", "prd", "spec004", "rrf"/);
   });
 });

@@ -4,6 +4,7 @@ const LABEL: Record<BuildProgress['phase'], string> = {
   scan: 'Scanning files',
   parse: 'Parsing',
   resolve: 'Resolving references',
+  embed: 'Embedding symbols',
   write: 'Writing the index',
 };
 

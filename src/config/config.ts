@@ -26,7 +26,14 @@ export interface Config {
     allowlistFile: string;
   };
   embeddings: EmbeddingsConfig;
+  retrieval: {
+    /** How candidates from full-text, vectors and the graph are fused (src/retrieve/presets.ts; README "Ranking presets"). */
+    preset: RankingPreset;
+  };
 }
+
+export const RANKING_PRESETS = ['hybrid', 'lexical', 'prd', 'spec004', 'rrf'] as const;
+export type RankingPreset = (typeof RANKING_PRESETS)[number];
 
 export const VECTOR_QUANTIZATIONS = ['i8', 'f16', 'f32'] as const;
 export type VectorQuantization = (typeof VECTOR_QUANTIZATIONS)[number];
@@ -37,6 +44,8 @@ export const MODEL_DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16
 export type ModelDtype = (typeof MODEL_DTYPES)[number];
 
 export interface EmbeddingsConfig {
+  /** Embed symbols at all; off, the index has no vectors and ranking uses full-text and the graph. */
+  enabled: boolean;
   /** `cg/glove-100d` (built in, offline) or a model hub id such as `jinaai/jina-embeddings-v2-base-code`. */
   model: string;
   /** How token vectors become one vector: the mean over tokens, or the first ([CLS]) token. */
@@ -63,7 +72,8 @@ export const DEFAULT_CONFIG: Config = {
   workers: 0,
   hooks: { autoApply: true },
   secrets: { enabled: true, allowlistFile: '.cgsecrets' },
-  embeddings: { model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
+  embeddings: { enabled: true, model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
+  retrieval: { preset: 'hybrid' },
 };
 
 export function configPath(root: string): string {
@@ -138,6 +148,16 @@ function mergeConfig(raw: unknown, file: string): Config {
     }
   }
   if (r.embeddings !== undefined) cfg.embeddings = mergeEmbeddings(r.embeddings, cfg.embeddings, bad);
+  if (r.retrieval !== undefined) {
+    const q = r.retrieval as Record<string, unknown>;
+    if (typeof q !== 'object' || q === null) throw bad('retrieval', 'an object');
+    if (q.preset !== undefined) {
+      if (typeof q.preset !== 'string' || !(RANKING_PRESETS as readonly string[]).includes(q.preset)) {
+        throw bad('retrieval.preset', `one of ${RANKING_PRESETS.map((x) => `"${x}"`).join(', ')}`);
+      }
+      cfg.retrieval.preset = q.preset as RankingPreset;
+    }
+  }
   return cfg;
 }
 
@@ -160,6 +180,10 @@ function mergeEmbeddings(raw: unknown, dflt: EmbeddingsConfig, bad: (key: string
   oneOf('pooling', POOLINGS);
   oneOf('quantization', VECTOR_QUANTIZATIONS);
   oneOf('dtype', MODEL_DTYPES);
+  if (e.enabled !== undefined) {
+    if (typeof e.enabled !== 'boolean') throw bad('embeddings.enabled', 'true or false');
+    out.enabled = e.enabled;
+  }
   if (e.normalize !== undefined) {
     if (typeof e.normalize !== 'boolean') throw bad('embeddings.normalize', 'true or false');
     out.normalize = e.normalize;

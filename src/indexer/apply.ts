@@ -16,6 +16,10 @@ import { captureState, stateMeta, type RepoState } from './state.js';
 import { refreshRanks } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
 import type { EdgeRow } from '../store/writer.js';
+import { currentDbPath } from '../store/db.js';
+import { fileHistory } from '../repo/git.js';
+import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './vectors.js';
+import path from 'node:path';
 
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
@@ -40,6 +44,8 @@ export interface ApplySummary {
   commit: string | null;
   /** Change-log offset the index now reflects; records after it are pending. */
   checkpoint: number;
+  /** What happened to the vectors (null when nothing was re-embedded: the generation did not move). */
+  vectors: VectorSync | null;
   durationMs: number;
 }
 
@@ -86,7 +92,7 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
       return { ...(await rebuild(root, config, onProgress, started, rebuildReason)), records: log.entries.length, problems: log.problems };
     }
     const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress);
-    const changed = result.added + result.modified + result.deleted || log.entries.length;
+    const changed = result.added + result.modified + result.deleted || log.entries.length || result.vectors;
     return {
       ...result, mode: changed ? 'incremental' : 'none', reason: plan.rescan, records: log.entries.length, problems: log.problems,
       commit: state.head.kind === 'commit' ? state.head.commit : null, checkpoint: log.end,
@@ -118,7 +124,7 @@ async function rebuild(root: string, config: Config, onProgress: (p: BuildProgre
     const meta = readMeta(db);
     return {
       mode: 'rebuild', reason, records: 0, problems: [], added: built.files, modified: 0, deleted: 0, unchanged: 0,
-      resolvedFiles: built.files, generation: Number(meta.generation ?? 0), commit: built.commit,
+      resolvedFiles: built.files, generation: Number(meta.generation ?? 0), commit: built.commit, vectors: built.vectors,
       checkpoint: Number(meta.changelog_offset ?? 0), durationMs: Math.round(performance.now() - started),
     };
   } finally {
@@ -159,6 +165,7 @@ interface Counts {
   generation: number;
   /** Files whose references were re-resolved (the changed ones and those that may depend on them). */
   resolvedFiles: number;
+  vectors: VectorSync | null;
 }
 
 /** When more than this share of files would be re-resolved, resolving all of them is as cheap. */
@@ -218,11 +225,24 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     }
   }
 
+  const dir = path.dirname(currentDbPath(root)!);
+  const generation = Number(meta.generation ?? 0) + 1;
+  const writer = new IndexWriter(db);
   if (!jobs.length && !removals.length && !walkSkips.length) {
+    if (vectorsOutOfDate(meta, config)) {
+      // Only the embedding model (or its availability) changed: a generation with new vectors, same rows.
+      const vectors = await inTransaction(db, async () => {
+        const v = await syncVectors(db, dir, config, generation, meta, null);
+        writer.setMeta({ ...stateMeta(state), generation, indexed_at: new Date().toISOString(), ...v.meta });
+        return v;
+      });
+      pruneVectors(dir, vectors.meta, meta);
+      return { added: 0, modified: 0, deleted: 0, unchanged, generation, resolvedFiles: 0, vectors: vectors.summary };
+    }
     // Nothing to change: the records were replays, or edits that were undone. Only the bookkeeping
     // moves (checkpoint, commit); the content, and so the generation, stays.
-    new IndexWriter(db).setMeta({ ...stateMeta(state), indexed_at: new Date().toISOString() });
-    return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0 };
+    writer.setMeta({ ...stateMeta(state), indexed_at: new Date().toISOString() });
+    return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0, vectors: null };
   }
   const outcomes: FileOutcome[] = [];
   onProgress({ phase: 'parse', done: 0, total: jobs.length });
@@ -232,16 +252,18 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   });
   outcomes.sort((a, b) => (a.path < b.path ? -1 : 1));
 
-  const writer = new IndexWriter(db);
-  const counts: Counts = { added: 0, modified: 0, deleted: removals.length, unchanged, generation: Number(meta.generation ?? 0) + 1,
-    resolvedFiles: 0 };
+  const counts: Counts = { added: 0, modified: 0, deleted: removals.length, unchanged, generation, resolvedFiles: 0, vectors: null };
   onProgress({ phase: 'write', done: 0, total: 1 });
-  db.transaction(() => {
+  // One transaction for the rows, the embeddings and the meta of the new generation; it stays open
+  // across the (only) await, embedding, which needs the new symbol rows. The writer lock keeps other
+  // writers out, and readers keep reading the previous generation meanwhile.
+  const vectors = await inTransaction(db, async () => {
     let nextFileId = (db.prepare('SELECT COALESCE(MAX(id), 0) FROM files').pluck().get() as number) + 1;
     // What other files could see change: definitions and imports added, removed or altered.
     const footprint = emptyFootprint();
     const changedIds: number[] = [];
     const modifiedIds: number[] = [];
+    const history = keptHistory(db, outcomes.map((o) => o.path));
     for (const p of removals) {
       recordRemoved(db, indexed.get(p)!.id, p, footprint);
       writer.removeFile(indexed.get(p)!.id, p);
@@ -275,6 +297,10 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
         else writer.addSkipped(o.path, 'too_many_symbols', `${o.extract.symbols.length} symbols`, false, o.extract.language);
       }
     }
+    writer.setHistory(history);
+    if (meta.indexed_commit && state.head.kind === 'commit' && meta.indexed_commit !== state.head.commit) {
+      writer.setHistory(addHistory(db, fileHistory(root, { range: `${meta.indexed_commit}..${state.head.commit}` })));
+    }
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const paths = db.prepare('SELECT path FROM files').pluck().all() as string[];
     const view = repoView(root, new Set(paths));
@@ -284,20 +310,56 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     if (only && inheritanceChanged(db, modifiedIds, footprint.inherits, resolved.edges)) {
       // A changed supertype alters method lookups through every subtype: resolve everything.
       only = undefined;
-      resolved = resolveAll(loadResolveInput(db), view);
+      resolved = resolveAll(loadResolveInput(db, only), view);
     }
     if (only) writer.replaceResolvedEdgesOf(only, resolved.edges);
     else writer.replaceResolvedEdges(resolved.edges);
     writer.setResolutions(resolved.refs, resolved.imports);
     refreshRanks(db, writer);
     counts.resolvedFiles = only ? only.size : paths.length;
-    writer.setMeta({
-      ...stateMeta(state),
-      generation: counts.generation,
-      indexed_at: new Date().toISOString(),
-    });
-  })();
+    onProgress({ phase: 'embed', done: 0, total: 1 });
+    const v = await syncVectors(db, dir, config, generation, meta, changedIds);
+    writer.setMeta({ ...stateMeta(state), generation, indexed_at: new Date().toISOString(), ...v.meta });
+    return v;
+  });
+  pruneVectors(dir, vectors.meta, meta);
+  counts.vectors = vectors.summary;
   return counts;
+}
+
+/**
+ * Runs `body` in one write transaction that may span awaits (better-sqlite3's transaction() is
+ * synchronous). Nested db.transaction() calls inside become savepoints. Rolled back on any error.
+ */
+async function inTransaction<T>(db: Database.Database, body: () => Promise<T>): Promise<T> {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const out = await body();
+    db.exec('COMMIT');
+    return out;
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** The history columns of files about to be rewritten, to put back after their rows are replaced. */
+function keptHistory(db: Database.Database, paths: string[]): Map<string, { last: number | null; commits: number }> {
+  const rows = db.prepare('SELECT path, last_commit, commits FROM files WHERE path IN (SELECT value FROM json_each(?))').raw()
+    .all(JSON.stringify(paths)) as [string, number | null, number][];
+  return new Map(rows.map(([p, last, commits]) => [p, { last, commits }]));
+}
+
+/** Commits new since the last update, added to each file's history. */
+function addHistory(db: Database.Database, added: Map<string, { last: number; commits: number }>):
+  Map<string, { last: number | null; commits: number }> {
+  const current = keptHistory(db, [...added.keys()]);
+  const out = new Map<string, { last: number | null; commits: number }>();
+  for (const [p, h] of added) {
+    const c = current.get(p);
+    if (c) out.set(p, { last: Math.max(c.last ?? 0, h.last), commits: c.commits + h.commits });
+  }
+  return out;
 }
 
 /**

@@ -8,7 +8,10 @@ import { resolveAll } from '../resolve/resolver.js';
 import type { CallStats, ImportStats } from '../resolve/types.js';
 import { callStats, importStats } from '../store/stats.js';
 import { Allowlist } from '../secrets/allowlist.js';
-import { createBuild, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
+import { createBuild, currentDbPath, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
+import { fileHistory } from '../repo/git.js';
+import { copyEmbeddingCache } from '../vectors/cache.js';
+import { syncVectors, type VectorSync } from './vectors.js';
 import { captureState, stateMeta } from './state.js';
 import { loadResolveInput } from '../store/load.js';
 import { createIndexes, SCHEMA_VERSION } from '../store/schema.js';
@@ -22,7 +25,7 @@ import { ensureInitialized } from './init.js';
 
 export const CG_VERSION = '0.1.0';
 
-export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'write';
+export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'embed' | 'write';
 
 export interface BuildProgress {
   phase: BuildPhase;
@@ -38,8 +41,9 @@ export interface BuildSummary {
   skipped: number;
   partial: number;
   durationMs: number;
-  /** Wall time per phase: scan (walk), extract (parse + store rows), resolve, write (edges, indexes, publish). */
-  phasesMs: Record<'scan' | 'extract' | 'resolve' | 'write', number>;
+  /** Wall time per phase: scan (walk), extract (parse + store rows), resolve (+ ranks and history), embed, write (indexes, publish). */
+  phasesMs: Record<'scan' | 'extract' | 'resolve' | 'embed' | 'write', number>;
+  vectors: VectorSync;
   skippedByReason: Record<string, number>;
   languages: Record<string, { files: number; symbols: number; loc: number }>;
   commit: string | null;
@@ -68,7 +72,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
   const started = performance.now();
   let build: BuildTarget | null = null;
   try {
-    const phasesMs = { scan: 0, extract: 0, resolve: 0, write: 0 };
+    const phasesMs = { scan: 0, extract: 0, resolve: 0, embed: 0, write: 0 };
     let mark = performance.now();
     const lap = (phase: keyof typeof phasesMs) => {
       const now = performance.now();
@@ -131,14 +135,30 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     lap('extract');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const resolved = resolveAll(loadResolveInput(db), repoView(root, new Set(fileIds.keys())));
-    lap('resolve');
-    onProgress({ phase: 'write', done: 0, total: 1 });
     db.transaction(() => {
       writer.addEdges(resolved.edges);
       writer.setResolutions(resolved.refs, resolved.imports);
       refreshRanks(db, writer);
+      writer.setHistory(fileHistory(root));
     })();
     createIndexes(db);
+    lap('resolve');
+    onProgress({ phase: 'embed', done: 0, total: 1 });
+    const generation = Number(previous.generation ?? 0) + 1;
+    // The previous build's cached vectors: a rebuild embeds only texts it has not seen.
+    const previousDb = currentDbPath(root);
+    if (previousDb && fs.existsSync(previousDb)) {
+      try {
+        copyEmbeddingCache(db, previousDb);
+      } catch {
+        // A damaged or foreign previous index (often why this rebuild runs): embed from scratch instead.
+      }
+    }
+    db.exec('BEGIN');
+    const vectors = await syncVectors(db, build.dir, config, generation, {}, null);
+    db.exec('COMMIT');
+    lap('embed');
+    onProgress({ phase: 'write', done: 0, total: 1 });
     const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n;
     const stats = { calls: callStats(db), imports: importStats(db) };
     const commit = state.head.kind === 'commit' ? state.head.commit : null;
@@ -146,8 +166,9 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
       ...stateMeta(state),
       schema_version: SCHEMA_VERSION,
       cg_version: CG_VERSION,
-      generation: Number(previous.generation ?? 0) + 1,
+      generation,
       build_id: build.id,
+      ...vectors.meta,
       indexed_at: new Date().toISOString(),
       duration_ms: Math.round(performance.now() - started),
       walk_unsupported: walk.unsupported,
@@ -157,7 +178,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     lap('write');
     const durationMs = Math.round(performance.now() - started);
     return {
-      root, files, symbols, edges, partial, durationMs, phasesMs, commit, buildId: build.id, languages, skippedByReason,
+      root, files, symbols, edges, partial, durationMs, phasesMs, commit, buildId: build.id, languages, skippedByReason, vectors: vectors.summary,
       skipped: Object.values(skippedByReason).reduce((a, b) => a + b, 0),
       ...stats,
     };

@@ -85,7 +85,9 @@ export function startBackgroundApplier(root: string): 'started' | 'off' {
   return 'started';
 }
 
-export interface IndexResult extends Omit<BuildSummary, 'phasesMs'> {
+export interface IndexResult extends Omit<BuildSummary, 'phasesMs' | 'vectors'> {
+  /** What was embedded (null when nothing was: no symbol text changed). */
+  vectors: BuildSummary['vectors'] | null;
   /** full: built from scratch; incremental: only what changed was applied; none: nothing had changed. */
   mode: 'full' | 'incremental' | 'none';
   /** Why a full build happened although an index existed (configuration changed, index damaged…). */
@@ -127,6 +129,7 @@ export async function indexRepository(root: string, opts: { full?: boolean; onPr
       buildId: s.buildId,
       calls: s.calls,
       imports: s.imports,
+      vectors: [...rounds].reverse().find((r) => r.vectors)?.vectors ?? null,
       changes: {
         added: changed.reduce((n, r) => n + r.added, 0),
         modified: changed.reduce((n, r) => n + r.modified, 0),

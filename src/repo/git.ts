@@ -86,3 +86,41 @@ function fieldsAfter(line: string, n: number): string {
   for (let k = 0; k < n; k++) i = line.indexOf(' ', i) + 1;
   return line.slice(i);
 }
+
+export interface FileHistory {
+  /** Unix time (seconds) of the newest commit that touched the file. */
+  last: number;
+  /** Commits that touched it, among those read. */
+  commits: number;
+}
+
+/** How far back recency and churn look: enough for a recency signal, bounded in time on large histories. */
+export const HISTORY_COMMITS = 2000;
+
+/**
+ * Per-path last-commit time and commit count over the newest `max` non-merge commits reachable from
+ * HEAD (or only those in `range`, e.g. `old..new` after a pull). Empty without git or commits.
+ */
+export function fileHistory(root: string, opts: { range?: string; max?: number } = {}): Map<string, FileHistory> {
+  const out = new Map<string, FileHistory>();
+  let text: string;
+  try {
+    text = execFileSync('git', [...GIT, '-c', 'core.quotePath=false', 'log', '--no-merges', '--format=%x01%ct', '--name-only', '--relative',
+      '-n', String(opts.max ?? HISTORY_COMMITS), ...(opts.range ? [opts.range] : []), '--'],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  } catch {
+    return out;
+  }
+  let time = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('\x01')) time = Number(line.slice(1));
+    else if (line) {
+      const h = out.get(line);
+      if (h) {
+        h.commits++;
+        h.last = Math.max(h.last, time);
+      } else out.set(line, { last: time, commits: 1 });
+    }
+  }
+  return out;
+}

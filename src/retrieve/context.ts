@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { Allowlist } from '../secrets/allowlist.js';
 import { scanSecrets } from '../secrets/scan.js';
-import { runQuery, type QueryInput, type QueryEntry } from './query.js';
+import { runQuery, type QueryInput, type QueryEntry, type QueryResponse } from './query.js';
 import { excerptOf } from './regions.js';
 import { TOKENIZER, tokenCounter } from './tokens.js';
 
@@ -31,6 +31,8 @@ export interface ContextBundle {
   token_budget: number;
   tokenizer: string;
   truncated: boolean;
+  preset: QueryResponse['preset'];
+  warnings: string[];
 }
 
 export async function buildContext(db: Database.Database, root: string, input: QueryInput): Promise<ContextBundle> {
@@ -38,7 +40,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   // Rank more places than fit; packing decides what goes in.
   const found = await runQuery(db, root, { ...input, budget: 200_000, snippets: false, maxRegions: input.maxRegions ?? 12 });
   const count = await tokenCounter();
-  const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER };
+  const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, preset: found.preset, warnings: found.warnings };
   if (found.status === 'empty_results') {
     return { ...base, status: 'empty_results', summary: found.suggestion ?? 'Nothing matched.', relationships: [], files: [], tokens_used: 0, truncated: false };
   }

@@ -5,7 +5,10 @@ import { scanSecrets } from '../secrets/scan.js';
 import { fileByPath, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
 import { excerptOf, regionsOf, type Region } from './regions.js';
-import { rankFiles, type RankedFile } from './rank.js';
+import { emptySignals, rankFiles, type RankedFile } from './rank.js';
+import { fuse } from './fusion.js';
+import { vectorMatches, type VectorMatches } from './vectors.js';
+import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter } from './tokens.js';
 
 /**
@@ -40,6 +43,10 @@ export interface QueryInput {
   cursorFile?: string | null;
   signals?: SignalLocation[];
   maxRegions?: number;
+  /** How full-text, vectors and the graph are fused; default: the repository's retrieval.preset. */
+  preset?: RankingPreset;
+  /** For the evaluation's sweeps: the hybrid preset's vector weight. */
+  vectorWeight?: number;
 }
 
 /** One entry of the answer (field names as in the PRD §6 contract). */
@@ -66,6 +73,9 @@ export interface QueryResponse {
   truncated: boolean;
   total_candidates: number;
   stale_references: { path: string; line: number | null }[];
+  /** The ranking preset used, and what it could not use (e.g. no vectors: the model is unavailable). */
+  preset: RankingPreset;
+  warnings: string[];
   suggestion?: string;
 }
 
@@ -93,12 +103,12 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   validateQuery(input);
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const ranked = boostFiles(db, rankFiles(db, input.text), input);
+  const { ranked, preset, warnings } = await rankCandidates(db, root, input);
   const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
-    total_candidates: ranked.length, stale_references: stale,
+    total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
   if (!ranked.length) {
     return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false,
@@ -114,8 +124,28 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets)) };
 }
 
+/**
+ * Files ranked by the preset's fusion of full-text, vectors and the graph, then raised by execution
+ * signals and the cursor file. Without vectors (model unavailable, or switched off) the lexical and
+ * graph signals still answer, with a warning that says why.
+ */
+export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
+  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[] }> {
+  const config = loadConfig(root);
+  const preset = input.preset ?? config.retrieval.preset;
+  const lexical = rankFiles(db, input.text);
+  const warnings: string[] = [];
+  const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map() }
+    : await vectorMatches(db, config, input.text);
+  if (vectors.warning) warnings.push(vectors.warning);
+  const signalled = new Map<string, number>();
+  for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
+  const fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
+  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings };
+}
+
 /** Execution signals and the cursor file raise the files they point at (or bring them in). */
-function boostFiles(db: Database.Database, ranked: RankedFile[], input: QueryInput): RankedFile[] {
+function boostFiles(db: Database.Database, ranked: RankedFile[], input: QueryInput, signalled: Map<string, number>): RankedFile[] {
   const byPath = new Map(ranked.map((r) => [r.path, r]));
   const top = ranked[0]?.score ?? 1;
   const bump = (path: string, amount: number) => {
@@ -123,14 +153,12 @@ function boostFiles(db: Database.Database, ranked: RankedFile[], input: QueryInp
     if (!r) {
       const f = fileByPath(db, path);
       if (!f) return;
-      r = { fileId: f.id, path, score: 0, signals: { file: 0, defs: 0, unit: 0, mention: 0, pagerank: 0 }, units: [] };
+      r = { fileId: f.id, path, score: 0, signals: emptySignals(), units: [] };
       byPath.set(path, r);
     }
     r.score += amount * top;
   };
   // A file named by many frames is not more certain than one named by the innermost frame: the best reference counts.
-  const signalled = new Map<string, number>();
-  for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
   for (const [path, w] of signalled) bump(path, SIGNAL_BOOST * w);
   if (input.cursorFile) for (const p of importNeighbours(db, input.cursorFile)) bump(p, CURSOR_BOOST);
   return [...byPath.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));

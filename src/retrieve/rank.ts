@@ -34,10 +34,14 @@ export interface RankedFile {
   fileId: number;
   path: string;
   score: number;
-  /** Each signal scaled to [0, 1] before weighting, for fusion presets and rationales. */
-  signals: { file: number; defs: number; unit: number; mention: number; pagerank: number };
+  /** Each signal scaled to [0, 1] before weighting, for fusion presets and rationales (vector, graph, recency: src/retrieve/fusion.ts). */
+  signals: { file: number; defs: number; unit: number; mention: number; pagerank: number; vector: number; graph: number; recency: number };
   /** The file's functions and methods by their own match, best first. */
   units: { symbolId: number; score: number }[];
+}
+
+export function emptySignals(): RankedFile['signals'] {
+  return { file: 0, defs: 0, unit: 0, mention: 0, pagerank: 0, vector: 0, graph: 0, recency: 0 };
 }
 
 export function queryTerms(text: string): Map<string, number> {
@@ -113,7 +117,7 @@ export function rankFiles(db: Database.Database, text: string, weights: LexicalW
     const units = (unitsByFile.get(id) ?? []).sort((a, b) => b.score - a.score);
     const signals = {
       file: file.get(id) ?? 0, defs: defs.get(id) ?? 0, unit: maxUnit > 0 && units.length ? units[0].score / maxUnit : 0,
-      mention: (mentioned.get(id) ?? 0) / maxMention, pagerank: (ranks.get(id) ?? 0) / maxRank,
+      mention: (mentioned.get(id) ?? 0) / maxMention, pagerank: (ranks.get(id) ?? 0) / maxRank, vector: 0, graph: 0, recency: 0,
     };
     const path = paths.get(id)!;
     const prior = isPeripheral(path) ? PERIPHERAL_FACTOR : 1;

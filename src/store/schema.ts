@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const DDL = `
 CREATE TABLE meta (
@@ -25,7 +25,9 @@ CREATE TABLE files (
   warnings    TEXT,
   tokens      INTEGER NOT NULL DEFAULT 0,  -- search terms in path + text (BM25 document length)
   def_tokens  INTEGER NOT NULL DEFAULT 0,  -- search terms in path + defined names
-  pagerank    REAL NOT NULL DEFAULT 0
+  pagerank    REAL NOT NULL DEFAULT 0,
+  last_commit INTEGER,                     -- unix time of the last commit that touched the file (NULL: none seen)
+  commits     INTEGER NOT NULL DEFAULT 0   -- commits that touched it, within the history read (src/repo/history.ts)
 );
 
 -- Paths found but not indexed, with the reason; directories count once.
@@ -108,6 +110,21 @@ CREATE TABLE unit_terms (term TEXT NOT NULL, symbol_id INTEGER NOT NULL, tf INTE
 CREATE VIRTUAL TABLE symbol_fts USING fts5(name, qname, signature, doc, path, content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 0');
 
+-- Vectors by (model, sha256 of the embedded text): an unchanged text is never embedded twice (src/vectors/cache.ts).
+CREATE TABLE IF NOT EXISTS embeddings (
+  model     TEXT NOT NULL,      -- modelKey: id, dtype, pooling, normalisation (+ the built-in model's build digest)
+  text_hash TEXT NOT NULL,      -- sha256 hex of embedText(symbol)
+  dims      INTEGER NOT NULL,
+  vector    BLOB NOT NULL,      -- float32 little-endian, dims * 4 bytes
+  PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+
+-- The text each symbol was last embedded from; joined with embeddings to rebuild the vector index.
+CREATE TABLE IF NOT EXISTS symbol_embeddings (
+  symbol_id INTEGER PRIMARY KEY,
+  text_hash TEXT NOT NULL
+);
+
 -- The graph. dst_id is NULL for imports of modules outside the repository (target = module name).
 CREATE TABLE edges (
   src_id     INTEGER NOT NULL,
@@ -136,6 +153,9 @@ CREATE INDEX IF NOT EXISTS def_terms_file ON def_terms(file_id);
 CREATE INDEX IF NOT EXISTS unit_terms_term ON unit_terms(term);
 CREATE INDEX IF NOT EXISTS unit_terms_symbol ON unit_terms(symbol_id);
 `;
+
+/** The embedding tables alone, for a database created before them or outside an index (tests, tools). */
+export const EMBEDDING_DDL = DDL.slice(DDL.indexOf('-- Vectors by'), DDL.indexOf('-- The graph.'));
 
 /** Tables first; indexes after the bulk load of a full build, which is faster than maintaining them. */
 export function createTables(db: Database.Database): void {

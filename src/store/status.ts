@@ -29,6 +29,8 @@ export interface IndexStatus {
   unsupportedFiles: number;
   calls: Record<string, CallStats>;
   imports: Record<string, ImportStats>;
+  /** The generation's vector index: ok, unavailable (the model could not be loaded: why), or off. */
+  vectors: { status: string; model: string; count: number; dims: number; quantization: string; file: string; error: string };
 }
 
 export function indexStatus(db: Database.Database, root: string): IndexStatus {
@@ -70,6 +72,11 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
     unsupportedFiles: Number(meta.walk_unsupported ?? 0),
     calls: callStats(db),
     imports: importStats(db),
+    vectors: {
+      status: meta.vectors_status ?? 'off', model: meta.vectors_model ?? '', count: Number(meta.vectors_count ?? 0),
+      dims: Number(meta.vectors_dims ?? 0), quantization: meta.vectors_quantization ?? '', file: meta.vectors_file ?? '',
+      error: meta.vectors_error ?? '',
+    },
   };
 }
 

@@ -164,6 +164,12 @@ export class IndexWriter {
     for (const [id, r] of files) f.run(r, id);
   }
 
+  /** Last-commit time and commit count per path (git history); paths not given keep their values. */
+  setHistory(history: Iterable<[string, { last: number | null; commits: number }]>): void {
+    const f = this.db.prepare('UPDATE files SET last_commit = ?, commits = ? WHERE path = ?');
+    for (const [path, h] of history) f.run(h.last, h.commits, path);
+  }
+
   setMeta(values: Record<string, string | number>): void {
     for (const [k, v] of Object.entries(values)) this.stmt.meta.run(k, String(v));
   }

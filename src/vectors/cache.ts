@@ -1,7 +1,7 @@
 /**
  * Embeddings stored in the index database, so an update embeds only symbols whose text changed.
  *
- *   createEmbeddingTables(db)                                   CREATE TABLE IF NOT EXISTS (see EMBEDDING_DDL)
+ *   createEmbeddingTables(db)                                   CREATE TABLE IF NOT EXISTS (the DDL is in src/store/schema.ts)
  *   const u = await embedSymbols(db, items, {model, embed})     plan + embed only what the cache lacks (async, no writes)
  *   saveEmbeddings(db, u)                                       write it (sync: call inside the caller's transaction)
  *   deleteSymbolEmbeddings(db, ids)                             symbols that no longer exist
@@ -19,25 +19,8 @@
  * update that changes no embedded text never loads the model.
  */
 import type Database from 'better-sqlite3';
+import { EMBEDDING_DDL } from '../store/schema.js';
 import { textHash } from './text.js';
-
-/** Proposed for src/store/schema.ts; createEmbeddingTables applies it to an existing database. */
-export const EMBEDDING_DDL = `
--- Vectors by (model, sha256 of the embedded text): an unchanged text is never embedded twice.
-CREATE TABLE IF NOT EXISTS embeddings (
-  model     TEXT NOT NULL,      -- modelKey: id, dtype, pooling, normalisation (+ the built-in model's build digest)
-  text_hash TEXT NOT NULL,      -- sha256 hex of embedText(symbol)
-  dims      INTEGER NOT NULL,
-  vector    BLOB NOT NULL,      -- float32 little-endian, dims * 4 bytes
-  PRIMARY KEY (model, text_hash)
-) WITHOUT ROWID;
-
--- The text each symbol was last embedded from; joined with embeddings to rebuild the vector index.
-CREATE TABLE IF NOT EXISTS symbol_embeddings (
-  symbol_id INTEGER PRIMARY KEY,
-  text_hash TEXT NOT NULL
-);
-`;
 
 export function createEmbeddingTables(db: Database.Database): void {
   db.exec(EMBEDDING_DDL);

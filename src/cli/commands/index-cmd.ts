@@ -58,6 +58,13 @@ function renderSummary(s: IndexResult): string {
   if (s.skippedByReason.secret) {
     lines.push(`  ${plural(s.skippedByReason.secret, 'file')} excluded because they look like they hold credentials: see \`cg status\``);
   }
+  const v = s.vectors;
+  if (v?.status === 'ok') {
+    lines.push(`  vectors: ${plural(v.count, 'symbol')} (${v.embedded} embedded now, ${v.fromCache} from the cache) in ${formatDuration(v.durationMs)}`);
+  } else if (v?.status === 'unavailable') {
+    lines.push(`  no vectors: ${v.error?.message ?? 'the embedding model is unavailable'}. Queries rank by full-text and the graph.`,
+      `  ${v.error?.hint ?? ''}`);
+  }
   if (!s.files) lines.push('  No source files found. Supported: Python, TypeScript/TSX, JavaScript, Go, Java, PHP, Rust, Swift.');
   return lines.join('\n');
 }

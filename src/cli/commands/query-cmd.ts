@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { RANKING_PRESETS, type RankingPreset } from '../../config/config.js';
+import { CgError } from '../../errors.js';
 import { runQuery, DEFAULT_BUDGET, type QueryResponse } from '../../retrieve/query.js';
 import { emit } from '../output.js';
 import { openIndex, freshnessLine } from '../repo.js';
@@ -17,22 +19,32 @@ export function registerQuery(program: Command): void {
     .option('--depth <n>', 'hops of calls and tests to follow from the best matches (0-3)', '1')
     .option('--snippets', 'include the source lines of each place (otherwise signatures only)')
     .option('--signal-file <file>', 'a stack trace, failing-test output or log: the places it names rank first')
+    .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in .codegraph/config.json, else hybrid)`)
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON (the PRD §6 response: status, files[{path, line_range, symbol, excerpt, score, rationale, confidence}], ...)')
     .action(async (words: string[], opts: { cursorFile?: string; budget: string; depth: string; snippets?: boolean; signalFile?: string;
-      repo?: string; json?: boolean }) => {
+      preset?: string; repo?: string; json?: boolean }) => {
       const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
       const depth = parseIntInRange('--depth', opts.depth, 0, 3);
       const { root, db, freshness } = openIndex(opts.repo);
       try {
         const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
         const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
-        const res = await runQuery(db, root, { text: words.join(' '), budget, depth, snippets: !!opts.snippets, cursorFile, signals });
+        const res = await runQuery(db, root, { text: words.join(' '), budget, depth, snippets: !!opts.snippets, cursorFile, signals,
+          preset: parsePreset(opts.preset) });
         emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
       } finally {
         db.close();
       }
     });
+}
+
+function parsePreset(name: string | undefined): RankingPreset | undefined {
+  if (name === undefined) return undefined;
+  if (!(RANKING_PRESETS as readonly string[]).includes(name)) {
+    throw new CgError('usage', `Unknown ranking preset "${name}"`, `Use one of ${RANKING_PRESETS.join(', ')}; README.md, "Ranking presets", compares them.`);
+  }
+  return name as RankingPreset;
 }
 
 function render(r: QueryResponse): string {
@@ -46,6 +58,7 @@ function render(r: QueryResponse): string {
   }
   out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ' (more did not fit: raise --budget)' : ''}; `
     + `${r.total_candidates} candidate files of ${r.total_symbols} symbols`);
+  for (const w of r.warnings) out.push(`warning: ${w}`);
   for (const s of r.stale_references) out.push(`stale reference in the signal: ${s.path}${s.line ? `:${s.line}` : ''} is not in the repository`);
   return out.join('\n');
 }
@@ -59,17 +72,18 @@ export function registerContext(program: Command): void {
     .option('--budget <tokens>', `token budget (${DEFAULT_BUDGET} by default; cl100k_base tokens)`, String(DEFAULT_BUDGET))
     .option('--depth <n>', 'hops of calls and tests to follow (0-3)', '1')
     .option('--signal-file <file>', 'a stack trace, failing-test output or log')
+    .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')}`)
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON: {summary, relationships, files: [{path, form, places, text}], tokens_used, ...}')
-    .action(async (words: string[], opts: { cursorFile?: string; budget: string; depth: string; signalFile?: string; repo?: string;
-      json?: boolean }) => {
+    .action(async (words: string[], opts: { cursorFile?: string; budget: string; depth: string; signalFile?: string; preset?: string;
+      repo?: string; json?: boolean }) => {
       const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
       const depth = parseIntInRange('--depth', opts.depth, 0, 3);
       const { root, db, freshness } = openIndex(opts.repo);
       try {
         const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
         const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
-        const res = await buildContext(db, root, { text: words.join(' '), budget, depth, cursorFile, signals });
+        const res = await buildContext(db, root, { text: words.join(' '), budget, depth, cursorFile, signals, preset: parsePreset(opts.preset) });
         emit(opts, { ...res, freshness }, (r) => `${renderContext(r)}\n${freshnessLine(freshness)}`);
       } finally {
         db.close();
@@ -82,5 +96,6 @@ function renderContext(r: ContextBundle): string {
   if (r.relationships.length) out.push('', '## Relations', ...r.relationships.map((x) => `- ${x}`));
   for (const f of r.files) out.push('', `## ${f.path} (${f.form})`, f.text);
   out.push('', `${r.tokens_used}/${r.token_budget} tokens${r.truncated ? '; more did not fit (raise --budget)' : ''}`);
+  for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }

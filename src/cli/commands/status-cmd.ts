@@ -37,6 +37,10 @@ function render(s: IndexStatus & { freshness: Freshness }): string {
     const pct = c.total ? Math.round((c.resolved / c.total) * 100) : 0;
     out.push(`  ${lang} call sites: ${c.total.toLocaleString('en-US')}, ${pct}% resolved to a repository symbol, ${c.external.toLocaleString('en-US')} to builtins or external modules`);
   }
+  const v = s.vectors;
+  out.push(v.status === 'ok' ? `Vectors: ${v.count.toLocaleString('en-US')} of ${v.dims} dimensions (${v.quantization}), model ${v.model.split(':')[0]}`
+    : v.status === 'unavailable' ? `Vectors: none. ${v.error} Until then queries rank by full-text and the graph.`
+      : 'Vectors: off ("embeddings.enabled" is false in .codegraph/config.json)');
   out.push(`Skipped: ${s.skipped.total ? formatCounts(s.skipped.byReason) : 'nothing'}; ${plural(s.unsupportedFiles, 'file')} in no supported language`);
   if (s.excludedSecrets.length) {
     out.push(`Excluded because they look like they hold credentials (${s.excludedSecrets.length}):`);

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import type { Config } from '../config/config.js';
+import { CgError, errorMessage } from '../errors.js';
+import type { Meta } from '../store/db.js';
+import { deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCache, saveEmbeddings, storedVectors, type EmbedItem } from '../vectors/cache.js';
+import { loadEmbedder, type Embedder } from '../vectors/embedder.js';
+import { modelKey, modelSpecFromConfig, modelStatus, unavailableError } from '../vectors/model.js';
+import { pruneVectorFiles, VectorStore } from '../vectors/store.js';
+import { embedText } from '../vectors/text.js';
+
+/**
+ * The indexer's side of the vectors: which symbols to embed, and the vector file of each generation.
+ * The vector file of generation N is written before the transaction that makes N current commits,
+ * and meta names it, so a reader of generation N opens the vectors of generation N (promise 1).
+ * Without a usable model the index is still built, without vectors; queries then rank lexically and
+ * by the graph, and say so.
+ */
+export interface VectorSync {
+  status: 'ok' | 'unavailable' | 'off';
+  model: string | null;
+  /** Symbols whose text was embedded now, taken from the cache, or unchanged since the last generation. */
+  embedded: number;
+  fromCache: number;
+  unchanged: number;
+  /** Vectors in the generation's file. */
+  count: number;
+  /** Re-embedded every symbol (new build, another model, or a missing vector file) rather than only changed ones. */
+  full: boolean;
+  error?: { code: string; message: string; hint?: string };
+  durationMs: number;
+}
+
+export interface VectorSyncResult {
+  summary: VectorSync;
+  /** Meta keys to write in the same transaction as the generation. */
+  meta: Record<string, string | number>;
+}
+
+const NO_VECTORS = { vectors_file: '', vectors_count: 0 };
+
+/**
+ * Embeds the symbols of `fileIds` (every symbol when null) whose embedded text changed, and writes the
+ * vector file of `generation` into `dir`. Call it inside the writer's open transaction: it writes the
+ * embedding cache and reads the symbol rows of that transaction. A model change re-embeds everything.
+ */
+export async function syncVectors(db: Database.Database, dir: string, config: Config, generation: number, previous: Meta,
+  fileIds: number[] | null): Promise<VectorSyncResult> {
+  const started = performance.now();
+  const base = { embedded: 0, fromCache: 0, unchanged: 0, count: 0, full: fileIds === null };
+  const done = (summary: Omit<VectorSync, 'durationMs'>, meta: Record<string, string | number>): VectorSyncResult =>
+    ({ summary: { ...summary, durationMs: Math.round(performance.now() - started) }, meta });
+  if (!config.embeddings.enabled) {
+    return done({ ...base, status: 'off', model: null }, { ...NO_VECTORS, vectors_status: 'off', vectors_model: '', vectors_error: '' });
+  }
+  const spec = modelSpecFromConfig(config.embeddings);
+  const unavailable = (err: CgError) => done({ ...base, status: 'unavailable', model: spec.id, error: err.toJSON() as VectorSync['error'] },
+    { ...NO_VECTORS, vectors_status: 'unavailable', vectors_model: spec.id, vectors_error: `${err.message}. ${err.hint ?? ''}`.trim() });
+  const status = modelStatus(spec);
+  if (!status.available) return unavailable(unavailableError(spec, status.missing));
+  const key = modelKey(spec);
+  const previousStore = fileIds !== null && previous.vectors_status === 'ok' && previous.vectors_model === key
+    ? openPrevious(dir, previous.vectors_file) : null;
+  const full = previousStore === null;
+
+  let embedder: Embedder | null = null;
+  try {
+    const items = embedItems(db, full ? null : fileIds);
+    const u = await embedSymbols(db, items, {
+      model: key,
+      embed: async (texts) => (embedder ??= await loadEmbedder(spec)).embed(texts),
+    });
+    const gone = db.prepare('SELECT symbol_id FROM symbol_embeddings WHERE symbol_id NOT IN (SELECT id FROM symbols)').pluck().all() as number[];
+    deleteSymbolEmbeddings(db, gone);
+    saveEmbeddings(db, u);
+    const dims = u.computed.values().next().value?.length ?? storedDims(db, key) ?? previousStore?.dims ?? null;
+    let store: VectorStore | null;
+    if (previousStore) {
+      store = previousStore;
+      store.remove(gone.filter((id) => store!.has(id)));
+      store.upsert([...u.changed.keys()], [...u.changed.values()]);
+    } else {
+      store = dims === null ? null : VectorStore.rebuild(storedVectors(db, key), { dims, quantization: config.embeddings.quantization });
+      pruneEmbeddingCache(db, key);
+    }
+    const file = store ? store.save(dir, generation) : '';
+    const summary = { status: 'ok' as const, model: key, embedded: u.stats.embedded, fromCache: u.stats.fromCache,
+      unchanged: u.stats.unchanged, count: store?.size ?? 0, full };
+    return done(summary, { vectors_status: 'ok', vectors_file: file, vectors_model: key, vectors_dims: dims ?? 0,
+      vectors_quantization: config.embeddings.quantization, vectors_count: summary.count, vectors_error: '' });
+  } catch (err) {
+    if (err instanceof CgError && err.code === 'model_unavailable') return unavailable(err);
+    throw err;
+  } finally {
+    await (embedder as Embedder | null)?.dispose();
+  }
+}
+
+/** After the generation is committed: vector files other than its own and the one before (still open in readers) go. */
+export function pruneVectors(dir: string, current: Record<string, string | number>, previous: Meta): void {
+  pruneVectorFiles(dir, [String(current.vectors_file ?? ''), previous.vectors_file ?? ''].filter(Boolean));
+}
+
+/** The index's vectors no longer match the configuration: another model, or embeddings switched on or off. */
+export function vectorsOutOfDate(meta: Meta, config: Config): boolean {
+  if (!config.embeddings.enabled) return meta.vectors_status !== 'off';
+  const spec = modelSpecFromConfig(config.embeddings);
+  if (meta.vectors_status === 'ok') return !modelStatus(spec).available || meta.vectors_model !== modelKey(spec);
+  return modelStatus(spec).available; // unavailable before, and now it is here
+}
+
+/** Symbols to embed: everything but modules (their text is a file name), of the given files or all. */
+function embedItems(db: Database.Database, fileIds: number[] | null): EmbedItem[] {
+  const where = fileIds === null ? '' : 'AND file_id IN (SELECT value FROM json_each(?))';
+  const rows = db.prepare(`SELECT id, name, qualified_name AS qualifiedName, signature, doc, mutates FROM symbols
+    WHERE kind != 'module' ${where} ORDER BY id`).all(...(fileIds === null ? [] : [JSON.stringify(fileIds)])) as
+    { id: number; name: string; qualifiedName: string; signature: string; doc: string | null; mutates: string }[];
+  return rows.map((r) => ({ id: r.id, text: embedText({ ...r, mutates: JSON.parse(r.mutates) as string[] }) }));
+}
+
+function storedDims(db: Database.Database, key: string): number | null {
+  return (db.prepare('SELECT dims FROM embeddings WHERE model = ? LIMIT 1').pluck().get(key) as number | undefined) ?? null;
+}
+
+/** The previous generation's vectors, to update in place; null (rebuild from the cache) when missing or damaged. */
+function openPrevious(dir: string, file: string | undefined): VectorStore | null {
+  if (!file || !fs.existsSync(path.join(dir, file))) return null;
+  try {
+    return VectorStore.open(path.join(dir, file));
+  } catch (err) {
+    if (process.env.CG_DEBUG) process.stderr.write(`cg: rebuilding the vector index: ${errorMessage(err)}\n`);
+    return null;
+  }
+}

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import type { Config } from '../config/config.js';
+import { CgError, errorMessage } from '../errors.js';
+import { readMeta } from '../store/db.js';
+import { loadEmbedder, type Embedder } from '../vectors/embedder.js';
+import { modelKey, modelSpecFromConfig } from '../vectors/model.js';
+import { VectorStore } from '../vectors/store.js';
+
+/**
+ * The vector side of a query: the task embedded with the index's model, its nearest symbols in the
+ * generation's vector file, and per file the best cosine of its symbols. The model and the opened
+ * files stay loaded for the life of the process (a server or the evaluation pays for them once).
+ */
+export interface VectorMatches {
+  status: 'ok' | 'unavailable' | 'off';
+  /** Why there are no vector matches, for the answer's warnings. */
+  warning?: string;
+  /** Best cosine similarity per file id, over the nearest symbols found. */
+  files: Map<number, number>;
+  /** Cosine similarity of each symbol found. */
+  symbols: Map<number, number>;
+}
+
+/** Nearest symbols to look at: enough that every plausible file has its best symbol among them. */
+export const VECTOR_NEIGHBOURS = 1000;
+
+const embedders = new Map<string, Promise<Embedder>>();
+const stores = new Map<string, VectorStore>();
+/** Generations a long-running reader keeps open: the current one and a few it may still be finishing. */
+const OPEN_STORES = 3;
+
+export async function vectorMatches(db: Database.Database, config: Config, text: string, k = VECTOR_NEIGHBOURS): Promise<VectorMatches> {
+  const none = (status: VectorMatches['status'], warning?: string): VectorMatches => ({ status, warning, files: new Map(), symbols: new Map() });
+  const meta = readMeta(db);
+  if (!config.embeddings.enabled) return none('off');
+  if (meta.vectors_status !== 'ok') {
+    return none(meta.vectors_status === 'off' ? 'off' : 'unavailable',
+      meta.vectors_status === 'unavailable' ? `No vectors in this index: ${meta.vectors_error}` : undefined);
+  }
+  const spec = modelSpecFromConfig(config.embeddings);
+  let key: string;
+  try {
+    key = modelKey(spec);
+  } catch (err) {
+    return none('unavailable', errorMessage(err));
+  }
+  if (key !== meta.vectors_model) {
+    return none('unavailable', `The index's vectors were made by ${meta.vectors_model.split(':')[0]}, the configuration names ${spec.id}: `
+      + 'run `cg update` to re-embed.');
+  }
+  if (!meta.vectors_file) return none('ok');
+  let store: VectorStore;
+  let query: Float32Array;
+  try {
+    store = openStore(path.join(path.dirname(db.name), meta.vectors_file));
+    [query] = await (await embedderFor(key, spec)).embed([text]);
+  } catch (err) {
+    if (err instanceof CgError && (err.code === 'model_unavailable' || err.code === 'index_corrupt')) {
+      return none('unavailable', `${err.message}. ${err.hint ?? ''}`.trim());
+    }
+    throw err;
+  }
+  const hits = store.search(query, k);
+  const symbols = new Map(hits.map((h) => [h.id, h.score]));
+  const files = new Map<number, number>();
+  if (hits.length) {
+    const rows = db.prepare(`SELECT s.id, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id
+      WHERE f.is_test = 0 AND s.id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(hits.map((h) => h.id))) as [number, number][];
+    for (const [id, file] of rows) files.set(file, Math.max(files.get(file) ?? -1, symbols.get(id)!));
+  }
+  return { status: 'ok', files, symbols };
+}
+
+function embedderFor(key: string, spec: Parameters<typeof loadEmbedder>[0]): Promise<Embedder> {
+  let e = embedders.get(key);
+  if (!e) {
+    e = loadEmbedder(spec);
+    embedders.set(key, e);
+    e.catch(() => embedders.delete(key)); // a failed load is retried by the next query
+  }
+  return e;
+}
+
+/** Vector files never change once written (each generation has its own), so an opened one is reused. */
+function openStore(file: string): VectorStore {
+  let s = stores.get(file);
+  if (!s) {
+    s = VectorStore.open(file, { view: true });
+    stores.set(file, s);
+    if (stores.size > OPEN_STORES) stores.delete(stores.keys().next().value!);
+  }
+  return s;
+}

@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../src/indexer/build.js';
+import { updateIndex } from '../src/indexer/update.js';
+import { runQuery } from '../src/retrieve/query.js';
+import { currentDbPath, openReader, readMeta } from '../src/store/db.js';
+import { builtinModelDir } from '../src/vectors/model.js';
+import { VectorStore } from '../src/vectors/store.js';
+import { copyFixture, git, runCg, tempDir } from './helpers.js';
+
+// The index's vectors: one file per generation named in meta, embedded incrementally by text hash,
+// re-embedded (never mixed) when the model changes, and optional: without a model the index is
+// built and queries answer from full-text and the graph, saying why.
+
+function committedFixture(name = 'python'): string {
+  const root = copyFixture(name);
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'fixture');
+  return root;
+}
+
+function meta(root: string): Record<string, string> {
+  const db = openReader(root);
+  try {
+    return readMeta(db);
+  } finally {
+    db.close();
+  }
+}
+
+function setConfig(root: string, config: unknown): void {
+  fs.writeFileSync(path.join(root, '.codegraph', 'config.json'), JSON.stringify(config));
+}
+
+function vectorFiles(root: string): string[] {
+  return fs.readdirSync(path.dirname(currentDbPath(root)!)).filter((f) => f.endsWith('.usearch')).sort();
+}
+
+/** The symbol ids in the generation's vector file, and the non-module symbols of the database. */
+function coverage(root: string): { stored: number[]; symbols: number[] } {
+  const m = meta(root);
+  const store = VectorStore.open(path.join(path.dirname(currentDbPath(root)!), m.vectors_file));
+  const db = new Database(currentDbPath(root)!, { readonly: true });
+  try {
+    const symbols = db.prepare("SELECT id FROM symbols WHERE kind != 'module' ORDER BY id").pluck().all() as number[];
+    return { stored: symbols.filter((id) => store.has(id)), symbols };
+  } finally {
+    db.close();
+  }
+}
+
+/** A hub-style model on disk (a copy of the built-in one under another id), so switching models needs no network. */
+function localModel(id: string): string {
+  const models = tempDir('cg-models-');
+  fs.cpSync(builtinModelDir(), path.join(models, id), { recursive: true });
+  return models;
+}
+
+describe('vectors in the index', () => {
+  it('a build embeds every symbol and records the model, dims and file of its generation', async () => {
+    const root = committedFixture();
+    const summary = await buildIndex(root);
+    expect(summary.vectors).toMatchObject({ status: 'ok', full: true, fromCache: 0 });
+    const m = meta(root);
+    expect(m).toMatchObject({ vectors_status: 'ok', vectors_dims: '100', vectors_quantization: 'i8', vectors_file: 'vectors-1.usearch' });
+    expect(m.vectors_model).toMatch(/^cg\/glove-100d:/);
+    const { stored, symbols } = coverage(root);
+    expect(stored.length).toBe(summary.vectors.count);
+    // Every symbol with a known word has a vector (a text of unknown words only has none).
+    expect(stored.length).toBeGreaterThan(symbols.length * 0.9);
+    const status = runCg(['status', '--json'], root).json;
+    expect(status.vectors).toMatchObject({ status: 'ok', dims: 100, count: stored.length });
+  });
+
+  it('an update embeds only symbols whose text changed, and keeps the vector file in step with the generation', async () => {
+    const root = committedFixture();
+    await buildIndex(root);
+    fs.appendFileSync(path.join(root, 'shop/util.py'), '\n\ndef round_to_cents(amount):\n    """Round money to cents."""\n    return round(amount, 2)\n');
+    let round = (await updateIndex(root)).rounds[0];
+    expect(round.vectors).toMatchObject({ status: 'ok', embedded: 1, full: false });
+    expect(meta(root)).toMatchObject({ generation: '2', vectors_file: 'vectors-2.usearch' });
+    const { stored, symbols } = coverage(root);
+    const db = new Database(currentDbPath(root)!, { readonly: true });
+    const added = db.prepare("SELECT id FROM symbols WHERE name = 'round_to_cents'").pluck().get() as number;
+    db.close();
+    expect(stored).toContain(added);
+    expect(symbols).toContain(added);
+
+    // A body-only edit changes no embedded text: nothing is embedded, the model is not even loaded.
+    fs.appendFileSync(path.join(root, 'shop/util.py'), '    # cents\n');
+    round = (await updateIndex(root)).rounds[0];
+    expect(round.vectors).toMatchObject({ embedded: 0, fromCache: 0 });
+    expect(meta(root).vectors_file).toBe('vectors-3.usearch');
+    // The current generation's file and the previous one (a reader may still have it open); older ones go.
+    expect(vectorFiles(root)).toEqual(['vectors-2.usearch', 'vectors-3.usearch']);
+
+    // A removed function's vector goes with it.
+    fs.writeFileSync(path.join(root, 'shop/util.py'), 'import logging\n\n\ndef log(msg):\n    logging.info(msg)\n');
+    await updateIndex(root);
+    const after = coverage(root);
+    expect(after.stored).not.toContain(added);
+    expect(after.stored.every((id) => after.symbols.includes(id))).toBe(true);
+  });
+
+  it('a rebuild takes vectors from the previous build instead of embedding them again', async () => {
+    const root = committedFixture();
+    const first = await buildIndex(root);
+    const second = await buildIndex(root);
+    expect(second.vectors.embedded).toBe(0);
+    expect(second.vectors.fromCache).toBe(first.vectors.embedded);
+  });
+
+  it('another model re-embeds everything and never mixes; an unavailable one leaves a lexical index that says why', async () => {
+    const root = committedFixture();
+    await buildIndex(root);
+    const builtinKey = meta(root).vectors_model;
+    const models = localModel('local/glove-copy');
+    const env = { CG_MODELS_DIR: models };
+    setConfig(root, { embeddings: { model: 'local/glove-copy' } });
+    const switched = runCg(['update', '--json'], root, { env });
+    expect(switched.code, switched.stderr).toBe(0);
+    const v = switched.json.rounds[0].vectors;
+    expect(v).toMatchObject({ status: 'ok', full: true, fromCache: 0 });
+    expect(v.count).toBeGreaterThan(0);
+    expect(v.embedded).toBeGreaterThanOrEqual(v.count); // every symbol embedded anew: no vector of the old model is reused
+    expect(meta(root).vectors_model).toMatch(/^local\/glove-copy:/);
+    expect(meta(root).vectors_model).not.toBe(builtinKey);
+
+    // The model goes missing: updates still work, without vectors, and queries answer lexically with a warning.
+    setConfig(root, { embeddings: { model: 'nobody/not-downloaded' } });
+    const missing = runCg(['update', '--json'], root, { env });
+    expect(missing.code, missing.stderr).toBe(0);
+    expect(missing.json.rounds[0].vectors).toMatchObject({ status: 'unavailable', error: { code: 'model_unavailable' } });
+    expect(runCg(['status'], root, { env }).stdout).toMatch(/Vectors: none\. The embedding model nobody\/not-downloaded is not available/);
+    const q = runCg(['query', 'discount', 'price', '--json'], root, { env });
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.json.files[0].path).toBe('shop/models.py');
+    expect(q.json.warnings.join(' ')).toMatch(/cg model pull nobody\/not-downloaded/);
+    expect(runCg(['model', 'status'], root, { env }).code).toBe(5);
+
+    // Back to the built-in model: vectors return.
+    setConfig(root, {});
+    const back = runCg(['update', '--json'], root, { env });
+    expect(back.json.rounds[0].vectors).toMatchObject({ status: 'ok', full: true });
+    expect(meta(root).vectors_model).toBe(builtinKey);
+    expect(runCg(['query', 'discount', '--json'], root, { env }).json.warnings).toEqual([]);
+  });
+
+  it('embeddings can be switched off: no vectors, no warnings', async () => {
+    const root = committedFixture();
+    fs.mkdirSync(path.join(root, '.codegraph'), { recursive: true });
+    setConfig(root, { embeddings: { enabled: false } });
+    const summary = await buildIndex(root);
+    expect(summary.vectors).toMatchObject({ status: 'off', count: 0 });
+    expect(vectorFiles(root)).toEqual([]);
+    const db = openReader(root);
+    try {
+      const res = await runQuery(db, root, { text: 'discount price' });
+      expect(res).toMatchObject({ status: 'ok', preset: 'hybrid', warnings: [] });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a damaged vector file is reported by queries, which still answer, and rebuilt by the next update', async () => {
+    const root = committedFixture();
+    await buildIndex(root);
+    const file = path.join(path.dirname(currentDbPath(root)!), meta(root).vectors_file);
+    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 7));
+    const q = runCg(['query', 'discount', '--json'], root);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.json.files.length).toBeGreaterThan(0);
+    expect(q.json.warnings.join(' ')).toMatch(/vector/i);
+    fs.appendFileSync(path.join(root, 'shop/util.py'), '\n# touched\n');
+    const res = runCg(['update', '--json'], root);
+    expect(res.json.rounds[0].vectors).toMatchObject({ status: 'ok', full: true });
+    expect(runCg(['query', 'discount', '--json'], root).json.warnings).toEqual([]);
+  });
+});
