@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../src/retrieve/query.js';
 import { buildContext } from '../src/retrieve/context.js';
 import { CgError } from '../src/errors.js';
+import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
 import { copyFixture, git, indexFixture, makeRepo, ROOT, runCg, type Indexed } from './helpers.js';
 
 interface GroundTruthTask {
@@ -42,6 +43,24 @@ describe('ranking on the synthetic ground truth', () => {
     expect(files[0]).toBe(task.files_edited[0]);
     const symbols = res.files.map((e) => e.symbol);
     for (const fn of task.functions_edited) expect(symbols.some((s) => s === fn || s?.endsWith(`.${fn}`))).toBe(true);
+  });
+});
+
+describe('tokenize', () => {
+  it('splits identifiers, drops stop words and keeps the whole multi-part identifier', () => {
+    expect(tokenize('the getTemplateName of HTTPServer')).toEqual(['get', 'template', 'name', 'gettemplatename', 'http', 'server', 'httpserver']);
+  });
+
+  it('gives back the e that -ing/-ed took where the stem is a short syllable or ends in at/bl/iz', () => {
+    for (const [asked, defined] of [['saving', 'save'], ['created', 'create'], ['enabled', 'enable'], ['writing', 'write'], ['stored', 'store']]) {
+      expect(tokenize(asked)).toEqual(tokenize(defined));
+    }
+    // Stems that were whole words stay as they are.
+    expect(tokenize('reading opened fixing added')).toEqual(['read', 'open', 'fix', 'add']);
+  });
+
+  it('keeps the evaluation baseline tokenizer exactly as its spec says', () => {
+    expect(baselineTokenize('saving created files')).toEqual(['sav', 'creat', 'file']);
   });
 });
 

@@ -2,7 +2,7 @@
 // path + text, k1 0.9, b 0.4, top 50. Used to report the baseline in the same run as cg.
 import fs from 'node:fs';
 import path from 'node:path';
-import { tokenize } from '../../dist/retrieve/tokenize.js';
+import { baselineTokenize as tokenize } from '../../dist/retrieve/tokenize.js';
 
 const SOURCE_EXT = new Set(('.py .pyi .ts .tsx .mts .cts .js .jsx .mjs .cjs .go .java .kt .kts .scala .php .rs .rb .c .h .cc '
   + '.cpp .cxx .hpp .hh .cs .swift .m .mm .lua .ex .exs .erl .clj .dart .vue .svelte').split(' '));
@@ -40,17 +40,22 @@ export function pool(root, { tests }) {
   return out.sort();
 }
 
-export function bm25Rank(root, files, query, { k1 = 0.9, b = 0.4, top = 50 } = {}) {
+/** The baseline's "index": every file's term counts, document frequencies and the average length. */
+export function bm25Index(root, files) {
   const docs = files.map((f) => {
     const tf = new Map();
     const tokens = tokenize(`${f.replace(/\//g, ' ')} ${fs.readFileSync(path.join(root, f), 'utf8')}`);
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
     return { f, tf, len: tokens.length };
   });
-  const N = docs.length;
-  const avg = docs.reduce((a, d) => a + d.len, 0) / Math.max(1, N);
   const df = new Map();
   for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  return { docs, df, avg: docs.reduce((a, d) => a + d.len, 0) / Math.max(1, docs.length) };
+}
+
+export function bm25Query(index, query, { k1 = 0.9, b = 0.4, top = 50 } = {}) {
+  const { docs, df, avg } = index;
+  const N = docs.length;
   const qtf = new Map();
   for (const t of tokenize(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
   const scored = docs.map((d) => {
@@ -66,4 +71,8 @@ export function bm25Rank(root, files, query, { k1 = 0.9, b = 0.4, top = 50 } = {
   }).filter((x) => x.score > 0);
   scored.sort((a, c) => c.score - a.score || (a.file < c.file ? -1 : 1));
   return scored.slice(0, top).map((x) => x.file);
+}
+
+export function bm25Rank(root, files, query, opts = {}) {
+  return bm25Query(bm25Index(root, files), query, opts);
 }

@@ -41,9 +41,14 @@ export function fuse(db: Database.Database, input: FusionInput): RankedFile[] {
   const { preset, lexical } = input;
   if (preset === 'lexical' || (preset === 'hybrid' && input.vectors.files.size === 0)) return lexical;
   const byId = candidates(db, lexical, input.vectors);
-  const vec = scaledBy(input.vectors.files, Math.max(1e-9, ...input.vectors.files.values()));
+  const best = Math.max(1e-9, ...input.vectors.files.values());
+  const vec = scaledBy(input.vectors.files, best);
   const lexTop = lexical[0]?.score || 1;
-  for (const r of byId.values()) r.signals.vector = Math.max(0, vec.get(r.fileId) ?? 0);
+  for (const r of byId.values()) {
+    r.signals.vector = Math.max(0, vec.get(r.fileId) ?? 0);
+    const near = input.vectors.byFile.get(r.fileId);
+    if (near) r.near = near.map((n) => ({ symbolId: n.symbolId, score: Math.max(0, n.score) / best }));
+  }
   const score = (r: RankedFile, s: number) => ({ ...r, score: (isPeripheral(r.path) ? PERIPHERAL_FACTOR : 1) * s });
   let out: RankedFile[];
   switch (preset) {

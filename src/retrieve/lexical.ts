@@ -11,7 +11,6 @@ export interface Bm25Params {
 }
 
 export const FILE_BM25: Bm25Params = { k1: 0.9, b: 0.4 };
-export const DEFS_BM25: Bm25Params = { k1: 1.2, b: 0.75 };
 export const UNIT_BM25: Bm25Params = { k1: 0.9, b: 0.4 };
 
 /** One document collection: its postings table, the key column, and where document lengths live. */
@@ -24,7 +23,6 @@ interface Collection {
 
 const COLLECTIONS = {
   files: { postings: 'file_terms', key: 'file_id', docs: 'SELECT id AS k, tokens AS len FROM files WHERE is_test = 0' },
-  defs: { postings: 'def_terms', key: 'file_id', docs: 'SELECT id AS k, def_tokens AS len FROM files WHERE is_test = 0' },
   units: {
     postings: 'unit_terms', key: 'symbol_id',
     docs: `SELECT s.id AS k, s.tokens AS len FROM symbols s JOIN files f ON f.id = s.file_id
@@ -52,5 +50,24 @@ export function bm25(db: Database.Database, name: CollectionName, query: Map<str
     const s = query.get(t)! * idf * (tf * (p.k1 + 1)) / (tf + p.k1 * (1 - p.b + (p.b * len) / avgLen));
     scores.set(key, (scores.get(key) ?? 0) + s);
   }
+  return scores;
+}
+
+/** Rows of symbol_fts read per query: the best matches decide a file's score (its best symbol). */
+const SYMBOL_MATCHES = 2000;
+
+/**
+ * FTS5 over the symbols of non-test files (split names, qualified names, signatures, docs and paths;
+ * FTS5's own BM25, columns weighted equally): each file scores its best-matching symbol.
+ */
+export function symbolSearch(db: Database.Database, query: Map<string, number>): Map<number, number> {
+  const scores = new Map<number, number>();
+  // Terms are quoted: a query's words are never FTS5 syntax (AND, NEAR, *, ^, column filters).
+  const match = [...query.keys()].map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+  if (!match) return scores;
+  const rows = db.prepare(`SELECT s.file_id, -bm25(symbol_fts) FROM symbol_fts JOIN symbols s ON s.id = symbol_fts.rowid
+    JOIN files f ON f.id = s.file_id WHERE symbol_fts MATCH ? AND f.is_test = 0 ORDER BY rank LIMIT ${SYMBOL_MATCHES}`).raw()
+    .all(match) as [number, number][];
+  for (const [file, score] of rows) if (!(scores.get(file)! >= score)) scores.set(file, score);
   return scores;
 }

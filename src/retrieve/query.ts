@@ -119,7 +119,7 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, input.text, f.score / top));
   regions.push(...signalRegions(db, input.signals ?? []));
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
-  regions.push(...expandRegions(db, regions.slice(0, 3), input.depth ?? 1, taken));
+  regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
   regions = dedupe(regions).sort((a, b) => b.score - a.score);
   return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets)) };
 }
@@ -135,13 +135,28 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   const preset = input.preset ?? config.retrieval.preset;
   const lexical = rankFiles(db, input.text);
   const warnings: string[] = [];
-  const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map() }
+  const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map(), byFile: new Map() }
     : await vectorMatches(db, config, input.text);
   if (vectors.warning) warnings.push(vectors.warning);
   const signalled = new Map<string, number>();
   for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
   const fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
   return { ranked: boostFiles(db, fused, input, signalled), preset, warnings };
+}
+
+/** Calls and tests are followed from the best place of each of the best files, not only from the best file. */
+const SEED_FILES = 3;
+
+function expansionSeeds(regions: Region[]): Region[] {
+  const seen = new Set<string>();
+  const seeds: Region[] = [];
+  for (const r of regions) {
+    if (seen.has(r.path)) continue;
+    seen.add(r.path);
+    seeds.push(r);
+    if (seeds.length === SEED_FILES) break;
+  }
+  return seeds;
 }
 
 /** Execution signals and the cursor file raise the files they point at (or bring them in). */

@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
-import { bm25, DEFS_BM25, FILE_BM25, UNIT_BM25 } from './lexical.js';
+import { bm25, FILE_BM25, symbolSearch, UNIT_BM25 } from './lexical.js';
 import { tokenize } from './tokenize.js';
 
 /** Per-signal weights of the lexical ranking; each signal is scaled to [0, 1] by its best candidate. */
 export interface LexicalWeights {
   /** Whole-file BM25 (path + text). */
   file: number;
-  /** BM25 over the path and the names the file defines. */
+  /** FTS5 over the file's symbols (names, qualified names, signatures, docs, path): its best symbol's BM25. */
   defs: number;
   /** The best-matching function or method of the file. */
   unit: number;
@@ -14,7 +14,7 @@ export interface LexicalWeights {
   mention: number;
 }
 
-/** Chosen on the development set (eval/README.md): each signal helps; heavier defs or units did not. */
+/** Chosen on the development set (eval/README.md, eval/results/dev.md): each signal helps; heavier defs or units did not. */
 export const DEFAULT_LEXICAL: LexicalWeights = { file: 1, defs: 0.5, unit: 1, mention: 0.4 };
 
 /**
@@ -38,6 +38,8 @@ export interface RankedFile {
   signals: { file: number; defs: number; unit: number; mention: number; pagerank: number; vector: number; graph: number; recency: number };
   /** The file's functions and methods by their own match, best first. */
   units: { symbolId: number; score: number }[];
+  /** The file's symbols nearest the task in meaning (vector search), best first, cosine relative to the best of all files. */
+  near?: { symbolId: number; score: number }[];
 }
 
 export function emptySignals(): RankedFile['signals'] {
@@ -73,11 +75,11 @@ export function codeMentions(text: string): Set<string> {
   return out;
 }
 
-/** Non-test files ranked for a task description by whole-file, defined-name and best-unit BM25. */
+/** Non-test files ranked for a task description by whole-file BM25, FTS5 over their symbols, best-unit BM25 and code mentions. */
 export function rankFiles(db: Database.Database, text: string, weights: LexicalWeights = DEFAULT_LEXICAL): RankedFile[] {
   const q = queryTerms(text);
   const file = scaled(bm25(db, 'files', q, FILE_BM25));
-  const defs = scaled(bm25(db, 'defs', q, DEFS_BM25));
+  const defs = scaled(symbolSearch(db, q));
   const unitScores = bm25(db, 'units', q, UNIT_BM25);
   const fileOf = new Map<number, number>();
   const unitsByFile = new Map<number, { symbolId: number; score: number }[]>();

@@ -2,9 +2,9 @@ import type { ExtractedSymbol } from '../extract/types.js';
 import { tokenize } from './tokenize.js';
 
 /**
- * The search terms of one file, computed at extraction time so that queries only read postings:
+ * The search terms of one file, computed at extraction time so that queries only read postings
+ * (symbols' names, signatures and docs go to the FTS5 table symbol_fts instead, see IndexWriter):
  *   - file:  the path and the whole text (whole-file BM25, the evaluation's baseline method);
- *   - defs:  the path and the names of everything the file defines (what it is about);
  *   - units: each function or method's qualified name, the path and its own lines (so a long file is
  *            found by the one function that matches, not diluted by the rest).
  */
@@ -15,7 +15,6 @@ export interface TermCounts {
 
 export interface FileTerms {
   file: TermCounts;
-  defs: TermCounts;
   /** Indexed by symbol position in the file's symbol list; only functions and methods. */
   units: { symbol: number; counts: TermCounts }[];
 }
@@ -40,11 +39,10 @@ export function fileTerms(path: string, text: string, symbols: ExtractedSymbol[]
   const pathTokens = tokenize(pathText(path));
   const lines = text.split('\n').map((l) => tokenize(l));
   const file = counts(pathTokens, ...lines);
-  const defs = counts(pathTokens, ...symbols.filter((s) => s.kind !== 'module').map((s) => tokenize(s.name)));
   const units: FileTerms['units'] = [];
   symbols.forEach((s, i) => {
     if (!UNIT_KINDS.has(s.kind)) return;
     units.push({ symbol: i, counts: counts(tokenize(s.qualifiedName.replace(/\./g, ' ')), pathTokens, ...lines.slice(s.startLine - 1, s.endLine)) });
   });
-  return { file, defs, units };
+  return { file, units };
 }

@@ -20,6 +20,8 @@ export interface VectorMatches {
   files: Map<number, number>;
   /** Cosine similarity of each symbol found. */
   symbols: Map<number, number>;
+  /** Each file's symbols among those found, best first, with their cosine. */
+  byFile: Map<number, { symbolId: number; score: number }[]>;
 }
 
 /** Nearest symbols to look at: enough that every plausible file has its best symbol among them. */
@@ -31,7 +33,8 @@ const stores = new Map<string, VectorStore>();
 const OPEN_STORES = 3;
 
 export async function vectorMatches(db: Database.Database, config: Config, text: string, k = VECTOR_NEIGHBOURS): Promise<VectorMatches> {
-  const none = (status: VectorMatches['status'], warning?: string): VectorMatches => ({ status, warning, files: new Map(), symbols: new Map() });
+  const none = (status: VectorMatches['status'], warning?: string): VectorMatches =>
+    ({ status, warning, files: new Map(), symbols: new Map(), byFile: new Map() });
   const meta = readMeta(db);
   if (!config.embeddings.enabled) return none('off');
   if (meta.vectors_status !== 'ok') {
@@ -64,12 +67,18 @@ export async function vectorMatches(db: Database.Database, config: Config, text:
   const hits = store.search(query, k);
   const symbols = new Map(hits.map((h) => [h.id, h.score]));
   const files = new Map<number, number>();
+  const byFile = new Map<number, { symbolId: number; score: number }[]>();
   if (hits.length) {
     const rows = db.prepare(`SELECT s.id, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id
       WHERE f.is_test = 0 AND s.id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(hits.map((h) => h.id))) as [number, number][];
-    for (const [id, file] of rows) files.set(file, Math.max(files.get(file) ?? -1, symbols.get(id)!));
+    for (const [id, file] of rows) {
+      const score = symbols.get(id)!;
+      files.set(file, Math.max(files.get(file) ?? -1, score));
+      (byFile.get(file) ?? byFile.set(file, []).get(file)!).push({ symbolId: id, score });
+    }
+    for (const list of byFile.values()) list.sort((a, b) => b.score - a.score);
   }
-  return { status: 'ok', files, symbols };
+  return { status: 'ok', files, symbols, byFile };
 }
 
 function embedderFor(key: string, spec: Parameters<typeof loadEmbedder>[0]): Promise<Embedder> {

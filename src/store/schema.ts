@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 7;
 
 const DDL = `
 CREATE TABLE meta (
@@ -24,7 +24,6 @@ CREATE TABLE files (
   is_test     INTEGER NOT NULL DEFAULT 0,
   warnings    TEXT,
   tokens      INTEGER NOT NULL DEFAULT 0,  -- search terms in path + text (BM25 document length)
-  def_tokens  INTEGER NOT NULL DEFAULT 0,  -- search terms in path + defined names
   pagerank    REAL NOT NULL DEFAULT 0,
   last_commit INTEGER,                     -- unix time of the last commit that touched the file (NULL: none seen)
   commits     INTEGER NOT NULL DEFAULT 0   -- commits that touched it, within the history read (src/repo/history.ts)
@@ -100,10 +99,9 @@ CREATE TABLE refs (
   resolution    TEXT               -- calls: the tier that resolved it, external, or unresolved
 );
 
--- Postings for retrieval (src/retrieve): whole files, defined names per file, function/method units.
+-- Postings for retrieval (src/retrieve): whole files and function/method units.
 -- Plain rowid tables: a full build appends rows and sorts them into indexes once at the end.
 CREATE TABLE file_terms (term TEXT NOT NULL, file_id INTEGER NOT NULL, tf INTEGER NOT NULL);
-CREATE TABLE def_terms (term TEXT NOT NULL, file_id INTEGER NOT NULL, tf INTEGER NOT NULL);
 CREATE TABLE unit_terms (term TEXT NOT NULL, symbol_id INTEGER NOT NULL, tf INTEGER NOT NULL);
 
 -- Full-text search over symbols: split identifiers of names, qualified names, signatures, docs and paths.
@@ -148,8 +146,6 @@ CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_id, kind);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
 CREATE INDEX IF NOT EXISTS file_terms_term ON file_terms(term);
 CREATE INDEX IF NOT EXISTS file_terms_file ON file_terms(file_id);
-CREATE INDEX IF NOT EXISTS def_terms_term ON def_terms(term);
-CREATE INDEX IF NOT EXISTS def_terms_file ON def_terms(file_id);
 CREATE INDEX IF NOT EXISTS unit_terms_term ON unit_terms(term);
 CREATE INDEX IF NOT EXISTS unit_terms_symbol ON unit_terms(symbol_id);
 `;

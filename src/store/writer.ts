@@ -29,10 +29,9 @@ export class IndexWriter {
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
-      file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings, tokens, def_tokens)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings, tokens)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       fileTerm: db.prepare('INSERT INTO file_terms (term, file_id, tf) VALUES (?, ?, ?)'),
-      defTerm: db.prepare('INSERT INTO def_terms (term, file_id, tf) VALUES (?, ?, ?)'),
       unitTerm: db.prepare('INSERT INTO unit_terms (term, symbol_id, tf) VALUES (?, ?, ?)'),
       unitTokens: db.prepare('UPDATE symbols SET tokens = ? WHERE id = ?'),
       fts: db.prepare('INSERT INTO symbol_fts (rowid, name, qname, signature, doc, path) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -61,7 +60,7 @@ export class IndexWriter {
     const base = symbolIdBase(fileId);
     const id = ids ? (i: number) => ids[i] : (i: number) => base + i;
     this.stmt.file.run(fileId, x.path, x.language, o.hash, o.size, x.loc, +x.partial, x.errorCount, +x.isTest,
-      o.warnings.length ? JSON.stringify(o.warnings) : null, x.terms?.file.tokens ?? 0, x.terms?.defs.tokens ?? 0);
+      o.warnings.length ? JSON.stringify(o.warnings) : null, x.terms?.file.tokens ?? 0);
     x.symbols.forEach((s, i) => {
       const parent = s.parent >= 0 ? id(s.parent) : null;
       this.stmt.symbol.run(id(i), fileId, parent, s.name, s.qualifiedName, s.kind, s.startLine, s.endLine, s.signature,
@@ -97,7 +96,6 @@ export class IndexWriter {
   private addTerms(x: IndexedOutcome['extract'], fileId: number, id: (i: number) => number): void {
     if (!x.terms) return;
     for (const [t, tf] of x.terms.file.terms) this.stmt.fileTerm.run(t, fileId, tf);
-    for (const [t, tf] of x.terms.defs.terms) this.stmt.defTerm.run(t, fileId, tf);
     for (const u of x.terms.units) {
       const sid = id(u.symbol);
       for (const [t, tf] of u.counts.terms) this.stmt.unitTerm.run(t, sid, tf);
@@ -116,7 +114,7 @@ export class IndexWriter {
     const first = symbolIdBase(fileId);
     this.db.prepare('DELETE FROM symbol_fts WHERE rowid >= ? AND rowid < ?').run(first, first + SYMBOLS_PER_FILE);
     this.db.prepare('DELETE FROM unit_terms WHERE symbol_id >= ? AND symbol_id < ?').run(first, first + SYMBOLS_PER_FILE);
-    for (const table of ['symbols', 'refs', 'imports', 'edges', 'file_terms', 'def_terms']) {
+    for (const table of ['symbols', 'refs', 'imports', 'edges', 'file_terms']) {
       this.db.prepare(`DELETE FROM ${table} WHERE file_id = ?`).run(fileId);
     }
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
