@@ -27,7 +27,7 @@ export interface Config {
   };
   embeddings: EmbeddingsConfig;
   retrieval: {
-    /** How candidates from full-text, vectors and the graph are fused (src/retrieve/presets.ts; README "Ranking presets"). */
+    /** How candidates from full-text, vectors and the graph are fused (src/retrieve/fusion.ts; README "Ranking presets"). */
     preset: RankingPreset;
   };
 }
