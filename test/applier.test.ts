@@ -233,6 +233,28 @@ describe('symbol identity', () => {
 });
 
 describe('cg watch', () => {
+  it('does not watch directories the index leaves out (ignored, vendored, .git, .codegraph)', async () => {
+    const root = makeRepo({
+      '.gitignore': 'build/\n/gen\n',
+      'src/a/m.py': 'def kept():\n    return 1\n',
+      'build/x/y/n.py': 'def built():\n    return 2\n',
+      'gen/out.py': 'def generated():\n    return 3\n',
+      'node_modules/p/q/index.js': 'module.exports = 1;\n',
+    }, { commit: true });
+    runCg(['index', '-q'], root);
+    const watcher = spawn(process.execPath, [CG, 'watch'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    watcher.stderr.on('data', (d) => (stderr += String(d)));
+    try {
+      for (let i = 0; i < 100 && !stderr.includes('watching'); i++) await sleep(100);
+      // The root, src and src/a: nothing under build/, gen/, node_modules/, .git/ or .codegraph/.
+      expect(stderr).toContain(`watching ${fs.realpathSync(root)}, 3 directories`);
+    } finally {
+      watcher.kill('SIGTERM');
+      await new Promise((resolve) => watcher.once('exit', resolve));
+    }
+  });
+
   it('applies saved files without a hook or notify', async () => {
     const root = generatedRepo(3);
     runCg(['index', '-q'], root);

@@ -112,13 +112,8 @@ export type PathClass =
 export function classifyPath(root: string, rel: string, opts: WalkOptions): PathClass {
   const parts = rel.split('/');
   if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..' || p === '')) return { kind: 'excluded' };
-  const vendor = new Set(opts.vendorDirs);
-  let rules = IgnoreRules.forRoot(root, opts.exclude);
-  for (let i = 0; i < parts.length - 1; i++) {
-    const dir = parts.slice(0, i + 1).join('/');
-    if (rules.ignores(dir, true) || vendor.has(parts[i])) return { kind: 'excluded' };
-    rules = rules.enter(root, dir);
-  }
+  const rules = rulesInside(root, parts.slice(0, -1), opts);
+  if (!rules) return { kind: 'excluded' };
   const language = opts.languageOf(parts[parts.length - 1]);
   let st: fs.Stats;
   try {
@@ -132,4 +127,23 @@ export function classifyPath(root: string, rel: string, opts: WalkOptions): Path
   if (!st.isFile()) return { kind: 'skip', reason: 'not_regular_file' };
   if (st.size > opts.maxFileBytes) return { kind: 'skip', reason: 'too_large', detail: `${st.size} bytes` };
   return { kind: 'file', language, size: st.size };
+}
+
+/** Whether the walk leaves a directory (repo-relative, POSIX) out: ignored, vendored, `.git` or `.codegraph`. */
+export function isExcludedDir(root: string, rel: string, opts: WalkOptions): boolean {
+  const parts = rel.split('/');
+  if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..')) return true;
+  return rulesInside(root, parts, opts) === null;
+}
+
+/** The ignore rules in effect inside a directory, or null when it or a parent is ignored or vendored. */
+function rulesInside(root: string, dirParts: string[], opts: WalkOptions): IgnoreRules | null {
+  const vendor = new Set(opts.vendorDirs);
+  let rules = IgnoreRules.forRoot(root, opts.exclude);
+  for (let i = 0; i < dirParts.length; i++) {
+    const dir = dirParts.slice(0, i + 1).join('/');
+    if (rules.ignores(dir, true) || vendor.has(dirParts[i])) return null;
+    rules = rules.enter(root, dir);
+  }
+  return rules;
 }

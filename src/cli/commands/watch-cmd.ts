@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { watch } from 'chokidar';
-import { loadConfig, CG_DIR } from '../../config/config.js';
+import { loadConfig } from '../../config/config.js';
+import { walkOptions } from '../../indexer/build.js';
+import { isExcludedDir } from '../../repo/walk.js';
 import { findRoot } from '../../repo/root.js';
 import { recordSaves, updateIndex } from '../../indexer/update.js';
 import { ensureInitialized } from '../../indexer/init.js';
@@ -17,7 +19,7 @@ export function registerWatch(program: Command): void {
       const root = findRoot(dir ?? process.cwd());
       ensureInitialized(root);
       const debounce = parseIntInRange('--debounce', opts.debounce, 50, 10_000);
-      const vendor = new Set(loadConfig(root).vendorDirs);
+      const wopts = walkOptions(loadConfig(root));
       const pending = new Set<string>();
       let timer: NodeJS.Timeout | null = null;
       let running = Promise.resolve();
@@ -38,9 +40,12 @@ export function registerWatch(program: Command): void {
       };
       const watcher = watch(root, {
         ignoreInitial: true,
-        ignored: (p: string) => {
-          const rel = path.relative(root, p).split(path.sep);
-          return rel.some((seg) => seg === '.git' || seg === CG_DIR || vendor.has(seg));
+        // Directories the index leaves out (ignore rules, vendored trees) are not watched at all: in a
+        // repository with node_modules or build output that is most of the tree. Files are decided by
+        // the applier, which also sees deletions.
+        ignored: (p: string, stats?: { isDirectory(): boolean }) => {
+          const rel = path.relative(root, p).split(path.sep).join('/');
+          return rel !== '' && !!stats?.isDirectory() && isExcludedDir(root, rel, wopts);
         },
       });
       watcher.on('all', (_event, file) => {
@@ -49,7 +54,9 @@ export function registerWatch(program: Command): void {
         timer = setTimeout(flush, debounce);
       });
       await new Promise<void>((resolve) => watcher.on('ready', () => resolve()));
-      process.stderr.write(`cg watch: watching ${root} (Ctrl-C to stop)\n`);
+      // chokidar also lists the root's parent; count only directories inside the repository.
+      const dirs = Object.keys(watcher.getWatched()).filter((d) => d === root || d.startsWith(root + path.sep)).length;
+      process.stderr.write(`cg watch: watching ${root}, ${dirs} directories; ignored and vendored ones are skipped (Ctrl-C to stop)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           void watcher.close().then(() => running).then(() => resolve());
