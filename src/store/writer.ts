@@ -23,6 +23,20 @@ export function symbolIdBase(fileId: number): number {
   return fileId * SYMBOLS_PER_FILE;
 }
 
+/** The path column of a file's full-text rows. */
+export function ftsPathWords(path: string): string {
+  return searchText(path.replace(/[/\\]/g, ' '));
+}
+
+/**
+ * A symbol's full-text row (name, qname, signature, doc, path). Exported because the contentless
+ * FTS table cannot be read back: a snapshot regenerates it from the symbol rows with this.
+ */
+export function symbolFtsText(s: { name: string; qualifiedName: string; signature: string; doc: string | null },
+  pathWords: string): [string, string, string, string, string] {
+  return [searchText(s.name), searchText(s.qualifiedName.replace(/\./g, ' ')), searchText(s.signature), searchText(s.doc ?? ''), pathWords];
+}
+
 /** Typed inserts for the index tables. */
 export class IndexWriter {
   private readonly stmt;
@@ -101,11 +115,10 @@ export class IndexWriter {
       for (const [t, tf] of u.counts.terms) this.stmt.unitTerm.run(t, sid, tf);
       this.stmt.unitTokens.run(u.counts.tokens, sid);
     }
-    const pathWords = searchText(x.path.replace(/[/\\]/g, ' '));
+    const pathWords = ftsPathWords(x.path);
     x.symbols.forEach((s, i) => {
       if (s.kind === 'module') return;
-      this.stmt.fts.run(id(i), searchText(s.name), searchText(s.qualifiedName.replace(/\./g, ' ')), searchText(s.signature),
-        searchText(s.doc ?? ''), pathWords);
+      this.stmt.fts.run(id(i), ...symbolFtsText(s, pathWords));
     });
   }
 
