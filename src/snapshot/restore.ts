@@ -109,6 +109,8 @@ export async function restoreSnapshot(root: string, opts: RestoreOptions = {}): 
         set.run('changelog_offset', String(readLog(root, 0).end));
         set.run('vectors_file', vectorsFile);
       })();
+      // Planner statistics, as a full build leaves them (they are not part of the snapshot's content).
+      db.pragma('optimize=0x10002');
       publishBuild(root, { id: build.id, dir: build.dir, db });
     } finally {
       lock.release();
