@@ -297,3 +297,36 @@ describe('cg snapshot restore refuses', () => {
     expect(err.message).toMatch(/database in the snapshot .* is damaged/);
   });
 });
+
+describe('a query that finds no usable index', () => {
+  it('restores the newest snapshot of HEAD or an ancestor, catches up, and says so', async () => {
+    const root = fixtureRepo('python');
+    await buildIndex(root);
+    const snap = await createSnapshot(root);
+    fs.appendFileSync(path.join(root, 'shop', 'util.py'), '\ndef restored_later():\n    return 3\n');
+    gitAt(root, '2024-01-02T00:00:00Z', 'commit', '-qam', 'after the snapshot');
+
+    // Corrupt: the live database is overwritten.
+    fs.writeFileSync(path.join(root, '.codegraph', 'builds', currentBuildId(root)!, 'index.db'), 'not a database');
+    const q = runCg(['symbols', 'restored_later', '--json'], root);
+    expect(q.code, q.stdout + q.stderr).toBe(0);
+    expect(q.json.freshness.restoredFrom).toMatchObject({ snapshot: snap.id, catchUp: 'incremental' });
+    expect(q.json.freshness.restoredFrom.reason).toMatch(/unreadable|corrupt|not a database/);
+    expect(JSON.stringify(q.json)).toContain('restored_later'); // caught up past the snapshot's commit
+    const again = runCg(['symbols', 'restored_later', '--json'], root);
+    expect(again.json.freshness.restoredFrom).toBeUndefined(); // only the answer that restored says so
+
+    // Missing: the whole index folder is gone (a new clone with a CI artifact in snapshots/, say).
+    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true });
+    const text = runCg(['query', 'discount', 'price'], root);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/warning: the index was restored from snapshot .* because no index for/);
+
+    // No snapshot to use: the original failure, unchanged.
+    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true });
+    fs.rmSync(snap.file);
+    const none = runCg(['symbols', 'x', '--json'], root);
+    expect(none.code).toBe(3);
+    expect(none.json.error.code).toBe('index_missing');
+  });
+});
