@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/indexer/build.js';
+import { updateIndex } from '../src/indexer/update.js';
 import { acquireWriterLock } from '../src/indexer/lock.js';
 import { currentBuildId, openReader, readMeta } from '../src/store/db.js';
 import { dumpIndex } from '../src/store/dump.js';
@@ -107,20 +108,47 @@ describe('cg snapshot create', () => {
     const m = snapA.manifest;
     expect(m.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(m.counts.files).toBeGreaterThan(0);
-    expect(m.members.map((x) => x.name)).toEqual(['index.db', 'vectors-1.usearch', 'vectors-1.usearch.json']);
+    expect(m.members.map((x) => x.name)).toEqual(['index.db', 'vectors-0.usearch', 'vectors-0.usearch.json']);
     const text = JSON.stringify(m);
     expect(text).not.toContain(a);
     expect(text).not.toContain(path.basename(a));
     const head = fs.readFileSync(snapA.file).subarray(0, 10);
     expect([...head.subarray(4, 8)]).toEqual([0, 0, 0, 0]); // gzip MTIME
     expect(head[9]).toBe(0xff); // gzip OS: unknown, the same on every platform
-    expect(await listMembers(snapA.file)).toEqual(['manifest.json', 'index.db', 'vectors-1.usearch', 'vectors-1.usearch.json']);
+    expect(await listMembers(snapA.file)).toEqual(['manifest.json', 'index.db', 'vectors-0.usearch', 'vectors-0.usearch.json']);
     // The live index keeps its own times and ids; only the copy is normalised.
     const db = openReader(a);
     expect(readMeta(db).build_id).toBe(currentBuildId(a));
     db.close();
     // The default folder is ignored by git, so artifacts never make the tree dirty.
     expect(gitAt(a, '2024-01-01T00:00:00Z', 'status', '--porcelain')).toBe('');
+  });
+
+  it('gives the same artifact for an index brought to a commit by incremental updates as for a fresh build of it', async () => {
+    const updated = fixtureRepo('typescript');
+    await buildIndex(updated);
+    // Changes that make an update keep ids a fresh build numbers differently: a symbol inserted above
+    // others in a file, a new file, a deleted one; then a second update on top.
+    const service = path.join(updated, 'src', 'service.ts');
+    fs.writeFileSync(service, `export function insertedFirst(a: number): number {\n  return a + 1;\n}\n\n${fs.readFileSync(service, 'utf8')}`);
+    fs.writeFileSync(path.join(updated, 'src', 'zzz.ts'), 'export const lastFile = (n: number) => n;\n');
+    fs.rmSync(path.join(updated, 'src', 'broken.ts'));
+    await updateIndex(updated);
+    fs.appendFileSync(path.join(updated, 'src', 'core', 'model.ts'), '\nexport function appended(): string {\n  return "x";\n}\n');
+    await updateIndex(updated);
+    gitAt(updated, '2024-01-05T00:00:00Z', 'add', '-A');
+    gitAt(updated, '2024-01-05T00:00:00Z', 'commit', '-qm', 'changes');
+    await updateIndex(updated);
+    const meta = (() => { const db = openReader(updated); try { return readMeta(db); } finally { db.close(); } })();
+    expect(Number(meta.generation)).toBeGreaterThan(1);
+    const fromUpdates = await createSnapshot(updated, { out: tempDir('cg-snap-u-') });
+
+    const fresh = tempDir('cg-snap-fresh-');
+    execFileSync('git', ['clone', '-q', updated, fresh]);
+    await buildIndex(fresh);
+    const fromScratch = await createSnapshot(fresh, { out: tempDir('cg-snap-f-') });
+    expect(fromUpdates.manifest).toEqual(fromScratch.manifest);
+    expect(fromUpdates.sha256).toBe(fromScratch.sha256);
   });
 
   it('does not wait for the writer lock, and refuses an index with uncommitted changes', async () => {
@@ -242,11 +270,11 @@ describe('cg snapshot restore refuses', () => {
         /truncated or damaged/, 'truncated'],
       ['not gzip', (fs.writeFileSync(path.join(work, 'plain.tar.gz'), 'hello'), path.join(work, 'plain.tar.gz')), /not a gzip'd tar/, 'not_archive'],
       ['checksum', await tamper(snap.file, path.join(work, 'sum.tar.gz'), (d) => {
-        const f = path.join(d, 'vectors-1.usearch');
+        const f = path.join(d, 'vectors-0.usearch');
         const b = fs.readFileSync(f);
         b[b.length - 1] ^= 0xff;
         fs.writeFileSync(f, b);
-      }), /fails its checksums: vectors-1\.usearch has sha256/, 'checksum'],
+      }), /fails its checksums: vectors-0\.usearch has sha256/, 'checksum'],
       ['newer format', await tamper(snap.file, path.join(work, 'newer.tar.gz'), (d) => {
         const f = path.join(d, 'manifest.json');
         fs.writeFileSync(f, JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), formatVersion: 2 }));

@@ -4,7 +4,9 @@ import Database from 'better-sqlite3';
 import { CgError, errorMessage } from '../errors.js';
 import type { Meta } from '../store/db.js';
 import { createIndexes, createTables } from '../store/schema.js';
-import { ftsPathWords, symbolFtsText } from '../store/writer.js';
+import { ftsPathWords, IndexWriter, SYMBOLS_PER_FILE, symbolFtsText } from '../store/writer.js';
+import { fileHistory } from '../repo/git.js';
+import { refreshRanks } from '../indexer/ranks.js';
 import { storedVectors } from '../vectors/cache.js';
 import { VectorStore } from '../vectors/store.js';
 import type { VectorQuantization } from '../config/config.js';
@@ -31,8 +33,24 @@ export interface CanonicalIndex {
   counts: { files: number; symbols: number; edges: number; vectors: number };
 }
 
-/** Tables whose integer ids nothing else refers to: renumbered in (file, original id) order. */
-const RENUMBERED: Record<string, string> = { refs: 'file_id, id', imports: 'file_id, id' };
+/**
+ * Ids are renumbered from content, so that an index that went through incremental updates (which keep
+ * a symbol's id across edits and give new files the next free id) snapshots to the same bytes as one
+ * built from scratch: files by path, symbols within their file by position (and then content), as
+ * symbolIdBase(file) + rank. Every id column is mapped through `f` (files) or `s` (symbols); refs and
+ * imports get fresh ids in (file, original order). An id column missing from this table stops the
+ * snapshot (a schema change must say how its ids are made canonical).
+ */
+const ID_COLUMNS: Record<string, Record<string, 'f' | 's' | 'renumber'>> = {
+  files: { id: 'f' },
+  symbols: { id: 's', file_id: 'f', parent_id: 's' },
+  imports: { id: 'renumber', file_id: 'f' },
+  refs: { id: 'renumber', file_id: 'f', symbol_id: 's' },
+  edges: { src_id: 's', dst_id: 's', file_id: 'f' },
+  file_terms: { file_id: 'f' },
+  unit_terms: { symbol_id: 's' },
+  symbol_embeddings: { symbol_id: 's' },
+};
 
 /** Meta values replaced in a snapshot, because they describe a machine, a moment or a checkout. */
 function normalisedMeta(meta: Meta, commitIso: string): Meta {
@@ -41,6 +59,9 @@ function normalisedMeta(meta: Meta, commitIso: string): Meta {
     indexed_at: commitIso, // the commit's time: what the index reflects, and the same everywhere
     duration_ms: '0',
     build_id: 'snapshot',
+    // Not a generation of any live index (how many updates preceded it must not change the bytes):
+    // restore publishes it as the live index's next generation.
+    generation: '0',
     indexed_branch: '',
     changelog_offset: '0',
     dirty_paths: '[]',
@@ -51,7 +72,7 @@ function normalisedMeta(meta: Meta, commitIso: string): Meta {
  * `check` sees the copy's meta before any work is done on it (a writer may have published a newer
  * generation since the caller looked) and returns the commit time to record as `indexed_at`.
  */
-export async function writeCanonicalIndex(liveDb: string, staging: string, check: (meta: Meta) => string): Promise<CanonicalIndex> {
+export async function writeCanonicalIndex(root: string, liveDb: string, staging: string, check: (meta: Meta) => string): Promise<CanonicalIndex> {
   const raw = path.join(staging, 'raw.db');
   const work = path.join(staging, 'work.db');
   copyConsistently(liveDb, raw);
@@ -70,6 +91,7 @@ export async function writeCanonicalIndex(liveDb: string, staging: string, check
       regenerateFts(db);
     })();
     createIndexes(db);
+    recomputeDerived(db, root, srcMeta.indexed_commit);
     db.exec('DETACH DATABASE src');
     const files = [SNAPSHOT_DB];
     let vectors = 0;
@@ -127,8 +149,19 @@ function columnsOf(db: Database.Database, schema: string, table: string): string
   return (db.prepare(`SELECT name FROM pragma_table_info(?, ?)`).pluck().all(table, schema) as string[]);
 }
 
-/** Every ordinary table of the schema, rows in a canonical order. */
+/** The old -> new id maps, from the source's content only. */
+function buildIdMaps(db: Database.Database): void {
+  db.exec(`CREATE TEMP TABLE fmap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+    INSERT INTO fmap SELECT id, ROW_NUMBER() OVER (ORDER BY path) FROM src.files;
+    CREATE TEMP TABLE smap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+    INSERT INTO smap SELECT s.id, m.new * ${SYMBOLS_PER_FILE} + ROW_NUMBER() OVER (PARTITION BY s.file_id
+      ORDER BY s.start_line, s.end_line DESC, s.kind, s.qualified_name, s.name, s.signature, s.doc, s.params, s.id) - 1
+      FROM src.symbols s JOIN fmap m ON m.old = s.file_id;`);
+}
+
+/** Every ordinary table of the schema: ids mapped, rows in a canonical order. */
 function copyTables(db: Database.Database, meta: Meta): void {
+  buildIdMaps(db);
   const tables = db.prepare(`SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
     AND name NOT LIKE 'symbol_fts%' ORDER BY name`).pluck().all() as string[];
   for (const t of tables) {
@@ -138,20 +171,41 @@ function copyTables(db: Database.Database, meta: Meta): void {
     if (missing.length) {
       throw new CgError('index_incompatible', `The index has no column ${t}.${missing[0]}`, 'Run `cg index --full` to rebuild it.');
     }
-    const q = (c: string) => `"${c}"`;
-    if (RENUMBERED[t]) {
-      const keep = cols.filter((c) => c !== 'id').map(q).join(', ');
-      db.exec(`INSERT INTO main.${t} (${keep}) SELECT ${keep} FROM src.${t} ORDER BY ${RENUMBERED[t]}`);
-    } else if (t === 'embeddings') {
+    const ids = ID_COLUMNS[t] ?? {};
+    const unknown = cols.find((c) => (c === 'id' || c.endsWith('_id')) && !(c in ids));
+    if (unknown) throw new CgError('internal', `Snapshots do not know how to renumber ${t}.${unknown}`, 'This is a bug in cg: report it.');
+    const expr = (c: string) => {
+      const map = ids[c];
+      if (map === 'f' || map === 's') return `COALESCE((SELECT new FROM temp.${map}map WHERE old = t."${c}"), t."${c}")`;
+      return `t."${c}"`;
+    };
+    const kept = cols.filter((c) => ids[c] !== 'renumber');
+    const select = kept.map(expr).join(', ');
+    if (t === 'embeddings') {
       // Only the vectors the symbols use, of the model the index uses: the rest is history-dependent cache.
       db.prepare(`INSERT INTO main.embeddings SELECT * FROM src.embeddings WHERE model = ?
         AND text_hash IN (SELECT text_hash FROM src.symbol_embeddings) ORDER BY model, text_hash`)
         .run(meta.vectors_status === 'ok' ? meta.vectors_model ?? '' : '');
-    } else {
-      const all = cols.map(q).join(', ');
-      db.exec(`INSERT INTO main.${t} (${all}) SELECT ${all} FROM src.${t} ORDER BY ${all}`);
+      continue;
     }
+    // Renumbered tables keep their rows' order within a file (extraction order); others sort by every column.
+    const order = 'id' in ids && ids.id === 'renumber' ? `${expr('file_id')}, t.id` : kept.map((_, i) => String(i + 1)).join(', ');
+    db.exec(`INSERT INTO main.${t} (${kept.map((c) => `"${c}"`).join(', ')}) SELECT ${select} FROM src.${t} t ORDER BY ${order}`);
   }
+}
+
+/**
+ * Recency and PageRank recomputed on the canonical copy: an updated index accumulates history per
+ * update and sums PageRank over nodes in id order, so both could differ in their last bits (or, for
+ * history beyond the window a full build reads, more) from a fresh build of the same commit.
+ */
+function recomputeDerived(db: Database.Database, root: string, commit: string): void {
+  const writer = new IndexWriter(db);
+  db.transaction(() => {
+    db.prepare('UPDATE files SET last_commit = NULL, commits = 0').run();
+    writer.setHistory(fileHistory(root, { range: commit }));
+    refreshRanks(db, writer);
+  })();
 }
 
 /** The contentless FTS5 table rebuilt from the symbol rows, as the writer fills it, then merged into one segment. */
@@ -178,6 +232,6 @@ function writeVectors(db: Database.Database, staging: string, meta: Meta): { fil
   const store = VectorStore.rebuild(storedVectors(db, meta.vectors_model), {
     dims, quantization: (meta.vectors_quantization || 'i8') as VectorQuantization,
   });
-  const file = store.save(staging, Number(meta.generation ?? 0));
+  const file = store.save(staging, 0);
   return { file, count: store.size };
 }

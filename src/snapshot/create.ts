@@ -36,7 +36,7 @@ export async function createSnapshot(root: string, opts: { out?: string } = {}):
   try {
     // The commit is only known from the copy's meta (a writer may publish meanwhile): check it there.
     let commitIso = '';
-    const canonical = await writeCanonicalIndex(live, staging, (meta) => {
+    const canonical = await writeCanonicalIndex(root, live, staging, (meta) => {
       checkSnapshotable(meta);
       commitIso = commitTime(root, meta.indexed_commit) ?? '1970-01-01T00:00:00.000Z';
       return commitIso;

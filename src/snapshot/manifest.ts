@@ -19,6 +19,10 @@ export interface Manifest {
   schemaVersion: number;
   cgVersion: string;
   commit: string;
+  /**
+   * Always 0: a snapshot is no generation of any live index (how many updates preceded it must not
+   * change its bytes); restore publishes it as the live index's next generation.
+   */
   generation: number;
   configHash: string;
   /** configHash + the embedding model: the second part of the artifact name. */
