@@ -72,6 +72,9 @@ const tracked = git(source, 'ls-tree', '-r', '-l', head).split('\n').reduce((n, 
 
 const restoreMs = [];
 const fullMs = [];
+// Third column: the same catch-up in a clone that was indexed at HEAD~N and then moved to HEAD (a plain
+// `cg update`), to show which part of restore + catch-up is the restore itself.
+const updateMs = [];
 let restoredDir = null;
 let fullDir = null;
 let catchUp = null;
@@ -84,9 +87,15 @@ for (let i = 0; i < runs; i++) {
   catchUp = rr.json.catchUp;
   const ff = cgRun(['index', '--full', '-q'], f);
   fullMs.push(ff.ms);
+  const u = clone(`update-${i}`, base);
+  cgRun(['index', '--full', '-q'], u);
+  git(u, 'checkout', '-q', '--detach', head);
+  const uu = cgRun(['update', '-q'], u);
+  updateMs.push(uu.ms);
+  fs.rmSync(u, { recursive: true, force: true });
   console.log(`run ${i + 1}: restore + catch-up ${Math.round(rr.ms)} ms (verify ${rr.json.phasesMs.verify}, swap ${rr.json.phasesMs.swap}, `
     + `catch-up ${rr.json.phasesMs.catchUp} ms: ${rr.json.catchUp.mode}, +${rr.json.catchUp.added} ~${rr.json.catchUp.modified} -${rr.json.catchUp.deleted}); `
-    + `full rebuild ${Math.round(ff.ms)} ms`);
+    + `full rebuild ${Math.round(ff.ms)} ms; plain cg update over the same commits ${Math.round(uu.ms)} ms`);
   if (restoredDir) fs.rmSync(restoredDir, { recursive: true, force: true });
   if (fullDir) fs.rmSync(fullDir, { recursive: true, force: true });
   restoredDir = r;
@@ -125,12 +134,14 @@ const result = {
   sizeRatio: { toTracked: +(snap.json.bytes / tracked).toFixed(3), toIndexed: +(snap.json.bytes / indexed.bytes).toFixed(3) },
   restoreCatchUpMs: { median: Math.round(median(restoreMs)), p95: Math.round(p95(restoreMs)), all: restoreMs.map(Math.round) },
   fullRebuildMs: { median: Math.round(median(fullMs)), p95: Math.round(p95(fullMs)), all: fullMs.map(Math.round) },
+  plainUpdateMs: { median: Math.round(median(updateMs)), p95: Math.round(p95(updateMs)), all: updateMs.map(Math.round) },
   speedup: +(median(fullMs) / median(restoreMs)).toFixed(2),
   catchUp,
   sameIndexAsFullBuild: dumps[0] === dumps[1],
 };
 console.log(`\nrestore + catch-up: median ${result.restoreCatchUpMs.median} ms, p95 ${result.restoreCatchUpMs.p95} ms`);
 console.log(`full rebuild:       median ${result.fullRebuildMs.median} ms, p95 ${result.fullRebuildMs.p95} ms`);
+console.log(`plain cg update over the same commits (an index already at HEAD~${behind}): median ${result.plainUpdateMs.median} ms`);
 console.log(`speed-up: ${result.speedup}x; snapshot ${(result.snapshot.bytes / 1e6).toFixed(2)} MB = ${result.sizeRatio.toTracked}x the tracked source `
   + `(${(tracked / 1e6).toFixed(2)} MB), ${result.sizeRatio.toIndexed}x the indexed source (${(indexed.bytes / 1e6).toFixed(2)} MB)`);
 console.log(`restored + caught-up index identical to the full build: ${result.sameIndexAsFullBuild}`);

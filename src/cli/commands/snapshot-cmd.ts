@@ -7,7 +7,8 @@ import { findSnapshot, listSnapshots, nearestSnapshot, pruneSnapshots, type List
 import { restoreSnapshot, type RestoreResult } from '../../snapshot/restore.js';
 import { verifySnapshot } from '../../snapshot/verify.js';
 import type { Manifest } from '../../snapshot/manifest.js';
-import { usageError, parseIntInRange } from '../args.js';
+import { parseIntInRange } from '../args.js';
+import { CgError } from '../../errors.js';
 import { emit, formatDuration, plural } from '../output.js';
 
 interface Common {
@@ -95,7 +96,10 @@ export function registerSnapshot(program: Command): void {
 function nearestFile(root: string, dir: string): string {
   const head = resolveCommit(root, 'HEAD');
   const picked = head ? nearestSnapshot(root, dir, head, null) : null;
-  if (!picked) throw usageError(`No snapshot in ${dir} is of HEAD or one of its ancestors`, 'Name one (an ID from `cg snapshot list`, or a FILE).');
+  if (!picked) {
+    throw new CgError('not_found', `No snapshot in ${dir} is of HEAD or one of its ancestors`,
+      'Name one (an ID from `cg snapshot list`, or a FILE), or make one with `cg snapshot create`.');
+  }
   return picked.file;
 }
 
