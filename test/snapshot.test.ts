@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/indexer/build.js';
@@ -154,10 +154,15 @@ describe('cg snapshot create', () => {
   it('does not wait for the writer lock, and refuses an index with uncommitted changes', async () => {
     const root = fixtureRepo('python');
     await buildIndex(root);
+    // A staging folder left by a killed snapshot process goes; one of a live process stays.
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
+    fs.mkdirSync(path.join(root, '.codegraph', `cg-snapshot-${dead}-abcdef`));
+    fs.mkdirSync(path.join(root, '.codegraph', `cg-snapshot-${process.ppid}-abcdef`));
     const lock = acquireWriterLock(root); // a writer at work
     try {
       const snap = await createSnapshot(root);
       expect(fs.existsSync(snap.file)).toBe(true);
+      expect(fs.readdirSync(path.join(root, '.codegraph')).filter((n) => n.startsWith('cg-snapshot-'))).toEqual([`cg-snapshot-${process.ppid}-abcdef`]);
     } finally {
       lock.release();
     }

@@ -6,6 +6,7 @@ import { cgDir, openReader } from '../store/db.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { describeMember, MANIFEST, packArchive, sha256File } from './archive.js';
 import { writeCanonicalIndex } from './canonical.js';
+import { makeStaging } from './staging.js';
 import { artifactName, configIdOf, FORMAT, FORMAT_VERSION, type Manifest } from './manifest.js';
 
 export const SNAPSHOTS_DIR = 'snapshots';
@@ -32,7 +33,7 @@ export async function createSnapshot(root: string, opts: { out?: string } = {}):
   const reader = openReader(root); // checks that a usable index exists, with the usual reasons
   const live = reader.name;
   reader.close();
-  const staging = fs.mkdtempSync(path.join(cgDir(root), 'snapshot-'));
+  const staging = makeStaging(cgDir(root));
   try {
     // The commit is only known from the copy's meta (a writer may publish meanwhile): check it there.
     let commitIso = '';

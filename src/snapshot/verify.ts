@@ -7,6 +7,7 @@ import { rootCommits } from '../repo/git.js';
 import { MANIFEST, refused, unpackArchive } from './archive.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { SNAPSHOT_DB } from './canonical.js';
+import { makeStaging } from './staging.js';
 
 export interface Verified {
   file: string;
@@ -22,7 +23,7 @@ export interface Verified {
  * passes SQLite's quick check, and, given a repository, that the snapshot is of that repository.
  */
 export async function unpackVerified(file: string, opts: { root?: string; parent?: string } = {}): Promise<Verified> {
-  const dir = fs.mkdtempSync(path.join(opts.parent ?? os.tmpdir(), 'cg-snapshot-'));
+  const dir = makeStaging(opts.parent ?? os.tmpdir());
   try {
     const unpacked = await unpackArchive(file, dir);
     if (!unpacked.names.includes(MANIFEST)) {
