@@ -240,6 +240,12 @@ describe('cg snapshot restore', () => {
 
     const cli = runCg(['snapshot', 'list', '--json'], root);
     expect(cli.json.snapshots.map((s: { id: string; behind: number }) => [s.id, s.behind])).toEqual([[second.id, 1], [first.id, 2]]);
+    const made = runCg(['snapshot', 'create', '--out', tempDir('cg-snap-cli-')], root);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/^Snapshot [0-9a-f]{40}-[0-9a-f]{8}: /);
+    expect(made.stdout).toMatch(/sha256 [0-9a-f]{64}/);
+    const verified = runCg(['snapshot', 'verify', second.id, '--json'], root);
+    expect(verified.json).toMatchObject({ ok: true, manifest: { commit: second.manifest.commit } });
     const pruned = pruneSnapshots(root, path.dirname(first.file), 1);
     expect(pruned.kept.map((s) => s.id)).toEqual([second.id]);
     expect(fs.existsSync(first.file)).toBe(false);
