@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'index_corrupt'
   | 'index_busy'
   | 'model_unavailable'
+  | 'snapshot_invalid'
   | 'io'
   | 'internal';
 
@@ -25,6 +26,8 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   index_busy: 6,
   /** An embedding model that is not on this machine and cannot be fetched now (offline, or not built). */
   model_unavailable: 5,
+  /** A snapshot that cg refuses to restore: damaged, unsafe, of a newer format or of another repository. */
+  snapshot_invalid: 7,
   io: 1,
   internal: 1,
 };

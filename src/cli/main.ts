@@ -11,6 +11,7 @@ import { registerHooks } from './commands/hooks-cmd.js';
 import { registerWatch } from './commands/watch-cmd.js';
 import { registerContext, registerQuery } from './commands/query-cmd.js';
 import { registerModel } from './commands/model-cmd.js';
+import { registerSnapshot } from './commands/snapshot-cmd.js';
 
 const program = new Command();
 program
@@ -34,10 +35,12 @@ registerWatch(program);
 registerQuery(program);
 registerContext(program);
 registerModel(program);
+registerSnapshot(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
-5 embedding model not available (run \`cg model pull\`), 6 another cg process is writing the index.`);
+5 embedding model not available (run \`cg model pull\`), 6 another cg process is writing the index,
+7 a snapshot was refused (damaged, unsafe, newer format or another repository's).`);
 
 try {
   await program.parseAsync(process.argv);

@@ -124,3 +124,47 @@ export function fileHistory(root: string, opts: { range?: string; max?: number }
   }
   return out;
 }
+
+/** A commit's committer time as an ISO string (UTC), or null if the commit is unknown. */
+export function commitTime(root: string, commit: string): string | null {
+  try {
+    return new Date(Number(git(root, ['show', '-s', '--format=%ct', `${commit}^{commit}`])) * 1000).toISOString();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The parentless commits reachable from `rev`, sorted: what identifies a repository's history
+ * whatever its clone, remote or branch names (a snapshot records them to refuse another repository's).
+ */
+export function rootCommits(root: string, rev = 'HEAD'): string[] {
+  try {
+    return gitZ(root, ['rev-list', '-z', '--max-parents=0', rev]).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The full id of a revision (a sha, a branch, HEAD~3), or null if the repository does not have it. */
+export function resolveCommit(root: string, rev: string): string | null {
+  try {
+    return git(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** How many commits `to` is ahead of its ancestor `from`; null when `from` is not an ancestor of `to` (or unknown). */
+export function commitsAhead(root: string, from: string, to: string): number | null {
+  try {
+    git(root, ['merge-base', '--is-ancestor', from, to]);
+  } catch {
+    return null;
+  }
+  try {
+    return Number(git(root, ['rev-list', '--count', `${from}..${to}`]));
+  } catch {
+    return null;
+  }
+}

@@ -73,7 +73,8 @@ export function walkRepo(root: string, opts: WalkOptions): WalkResult {
         continue;
       }
       if (!language) {
-        result.unsupported++;
+        // Ignored files are not counted: cg's own snapshot artifacts (snapshots/, ignored) must not change the index.
+        if (!rules.ignores(rel, false)) result.unsupported++;
         continue;
       }
       if (rules.ignores(rel, false)) {

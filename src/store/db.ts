@@ -95,11 +95,7 @@ export interface BuildTarget {
 
 /** A fresh database for a full build, tuned for a bulk load that nobody reads until it is published. */
 export function createBuild(root: string): BuildTarget {
-  const builds = path.join(cgDir(root), BUILDS);
-  fs.mkdirSync(builds, { recursive: true });
-  const id = nextBuildId(builds);
-  const dir = path.join(builds, id);
-  fs.mkdirSync(dir);
+  const { id, dir } = reserveBuild(root);
   const db = new Database(path.join(dir, DB_FILE));
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
@@ -107,6 +103,19 @@ export function createBuild(root: string): BuildTarget {
   db.pragma('temp_store = MEMORY');
   createTables(db);
   return { id, dir, db };
+}
+
+/**
+ * An empty build directory with the next id, for a caller that fills it itself (a snapshot restore
+ * unpacks a database there) and then publishes it with publishBuild. The caller holds the writer lock.
+ */
+export function reserveBuild(root: string): { id: string; dir: string } {
+  const builds = path.join(cgDir(root), BUILDS);
+  fs.mkdirSync(builds, { recursive: true });
+  const id = nextBuildId(builds);
+  const dir = path.join(builds, id);
+  fs.mkdirSync(dir);
+  return { id, dir };
 }
 
 function nextBuildId(builds: string): string {

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 const DDL = `
 CREATE TABLE meta (
@@ -105,7 +105,9 @@ CREATE TABLE file_terms (term TEXT NOT NULL, file_id INTEGER NOT NULL, tf INTEGE
 CREATE TABLE unit_terms (term TEXT NOT NULL, symbol_id INTEGER NOT NULL, tf INTEGER NOT NULL);
 
 -- Full-text search over symbols: split identifiers of names, qualified names, signatures, docs and paths.
-CREATE VIRTUAL TABLE symbol_fts USING fts5(name, qname, signature, doc, path, content='', contentless_delete=1,
+-- Rows are removed with the 'delete' command and their original text (IndexWriter.deleteFts): with
+-- contentless_delete=1 a DELETE left BM25's document count and lengths counting the removed rows (schema 8).
+CREATE VIRTUAL TABLE symbol_fts USING fts5(name, qname, signature, doc, path, content='',
   tokenize='unicode61 remove_diacritics 0');
 
 -- Vectors by (model, sha256 of the embedded text): an unchanged text is never embedded twice (src/vectors/cache.ts).

@@ -23,6 +23,20 @@ export function symbolIdBase(fileId: number): number {
   return fileId * SYMBOLS_PER_FILE;
 }
 
+/** The path column of a file's full-text rows. */
+export function ftsPathWords(path: string): string {
+  return searchText(path.replace(/[/\\]/g, ' '));
+}
+
+/**
+ * A symbol's full-text row (name, qname, signature, doc, path). Exported because the contentless
+ * FTS table cannot be read back: a snapshot regenerates it from the symbol rows with this.
+ */
+export function symbolFtsText(s: { name: string; qualifiedName: string; signature: string; doc: string | null },
+  pathWords: string): [string, string, string, string, string] {
+  return [searchText(s.name), searchText(s.qualifiedName.replace(/\./g, ' ')), searchText(s.signature), searchText(s.doc ?? ''), pathWords];
+}
+
 /** Typed inserts for the index tables. */
 export class IndexWriter {
   private readonly stmt;
@@ -101,24 +115,42 @@ export class IndexWriter {
       for (const [t, tf] of u.counts.terms) this.stmt.unitTerm.run(t, sid, tf);
       this.stmt.unitTokens.run(u.counts.tokens, sid);
     }
-    const pathWords = searchText(x.path.replace(/[/\\]/g, ' '));
+    const pathWords = ftsPathWords(x.path);
     x.symbols.forEach((s, i) => {
       if (s.kind === 'module') return;
-      this.stmt.fts.run(id(i), searchText(s.name), searchText(s.qualifiedName.replace(/\./g, ' ')), searchText(s.signature),
-        searchText(s.doc ?? ''), pathWords);
+      this.stmt.fts.run(id(i), ...symbolFtsText(s, pathWords));
     });
   }
 
   /** Removes everything stored for a file (rows, its edges, its skip and secret records). */
   removeFile(fileId: number, path: string): void {
     const first = symbolIdBase(fileId);
-    this.db.prepare('DELETE FROM symbol_fts WHERE rowid >= ? AND rowid < ?').run(first, first + SYMBOLS_PER_FILE);
+    this.deleteFts(fileId);
     this.db.prepare('DELETE FROM unit_terms WHERE symbol_id >= ? AND symbol_id < ?').run(first, first + SYMBOLS_PER_FILE);
     for (const table of ['symbols', 'refs', 'imports', 'edges', 'file_terms']) {
       this.db.prepare(`DELETE FROM ${table} WHERE file_id = ?`).run(fileId);
     }
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
     this.forgetPath(path);
+  }
+
+  /**
+   * Removes a file's full-text rows with FTS5's 'delete' command and the rows' original text (rebuilt
+   * from the symbols, as addTerms wrote it), which also subtracts their tokens from the table's totals.
+   * (Schema 7's contentless_delete table allowed a plain DELETE, which left BM25's document count and
+   * average length counting removed rows, so an updated index ranked differently from a full build.)
+   */
+  private deleteFts(fileId: number): void {
+    const file = this.db.prepare('SELECT path FROM files WHERE id = ?').pluck().get(fileId) as string | undefined;
+    if (file === undefined) return;
+    const rows = this.db.prepare(`SELECT id, name, qualified_name AS qualifiedName, signature, doc FROM symbols
+      WHERE file_id = ? AND kind != 'module' ORDER BY id`).all(fileId) as
+      { id: number; name: string; qualifiedName: string; signature: string; doc: string | null }[];
+    if (!rows.length) return;
+    const del = this.db.prepare(`INSERT INTO symbol_fts (symbol_fts, rowid, name, qname, signature, doc, path)
+      VALUES ('delete', ?, ?, ?, ?, ?, ?)`);
+    const words = ftsPathWords(file);
+    for (const r of rows) del.run(r.id, ...symbolFtsText(r, words));
   }
 
   /** Drops a path's skip reason and secret findings (before it is recorded afresh). */

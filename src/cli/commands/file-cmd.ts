@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { fileOverview, type FileOverview } from '../../store/file-info.js';
 import { emit } from '../output.js';
-import { openIndex, freshnessLine } from '../repo.js';
+import { freshnessLine, openIndexRecovering } from '../repo.js';
 
 export function registerFile(program: Command): void {
   program
@@ -10,8 +10,8 @@ export function registerFile(program: Command): void {
     .argument('<path>', 'file path, relative to the current directory or to the repository root')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON: {file, language, symbols, imports, exports, freshness}')
-    .action((p: string, opts: { repo?: string; json?: boolean }) => {
-      const { root, db, freshness } = openIndex(opts.repo);
+    .action(async (p: string, opts: { repo?: string; json?: boolean }) => {
+      const { root, db, freshness } = await openIndexRecovering(opts.repo);
       try {
         emit(opts, { ...fileOverview(db, root, p), freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
       } finally {

@@ -3,7 +3,7 @@ import { RANKING_PRESETS, type RankingPreset } from '../../config/config.js';
 import { CgError } from '../../errors.js';
 import { runQuery, DEFAULT_BUDGET, type QueryResponse } from '../../retrieve/query.js';
 import { emit } from '../output.js';
-import { openIndex, freshnessLine } from '../repo.js';
+import { freshnessLine, openIndexRecovering } from '../repo.js';
 import { parseIntInRange } from '../args.js';
 import { toRepoPath } from '../../repo/root.js';
 import { readSignals } from './signals.js';
@@ -26,7 +26,7 @@ export function registerQuery(program: Command): void {
       preset?: string; repo?: string; json?: boolean }) => {
       const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
       const depth = parseIntInRange('--depth', opts.depth, 0, 3);
-      const { root, db, freshness } = openIndex(opts.repo);
+      const { root, db, freshness } = await openIndexRecovering(opts.repo);
       try {
         const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
         const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
@@ -79,7 +79,7 @@ export function registerContext(program: Command): void {
       repo?: string; json?: boolean }) => {
       const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
       const depth = parseIntInRange('--depth', opts.depth, 0, 3);
-      const { root, db, freshness } = openIndex(opts.repo);
+      const { root, db, freshness } = await openIndexRecovering(opts.repo);
       try {
         const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
         const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;

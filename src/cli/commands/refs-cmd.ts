@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { symbolReferences, type RefsResult, type RefEntry } from '../../graph/refs.js';
 import { emit } from '../output.js';
-import { openIndex, freshnessLine } from '../repo.js';
+import { freshnessLine, openIndexRecovering } from '../repo.js';
 import { parseIntInRange } from '../args.js';
 
 export function registerRefs(program: Command): void {
@@ -16,11 +16,11 @@ export function registerRefs(program: Command): void {
     .option('--file <glob>', 'pick the symbol among those in files matching this glob')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON: {target, callers: [...], callees: [...], freshness}')
-    .action((ref: string, opts: { callers?: boolean; callees?: boolean; both?: boolean; depth: string; file?: string;
+    .action(async (ref: string, opts: { callers?: boolean; callees?: boolean; both?: boolean; depth: string; file?: string;
       repo?: string; json?: boolean }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, 5);
       const both = opts.both || (!opts.callers && !opts.callees);
-      const { db, freshness } = openIndex(opts.repo);
+      const { db, freshness } = await openIndexRecovering(opts.repo);
       try {
         const res = symbolReferences(db, ref, {
           callers: both || !!opts.callers, callees: both || !!opts.callees, depth, fileGlob: opts.file,

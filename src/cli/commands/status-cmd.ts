@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { indexStatus, type IndexStatus } from '../../store/status.js';
 import type { Freshness } from '../../store/freshness.js';
 import { emit, formatAge, formatCounts, plural } from '../output.js';
-import { openIndex } from '../repo.js';
+import { openIndexRecovering } from '../repo.js';
 
 export function registerStatus(program: Command): void {
   program
@@ -10,8 +10,8 @@ export function registerStatus(program: Command): void {
     .description('what is indexed: files per language, partial parses, skipped files by reason, excluded secrets, freshness')
     .argument('[path]', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON')
-    .action((dir: string | undefined, opts: { json?: boolean }) => {
-      const { root, db, freshness } = openIndex(dir);
+    .action(async (dir: string | undefined, opts: { json?: boolean }) => {
+      const { root, db, freshness } = await openIndexRecovering(dir);
       try {
         emit(opts, { ...indexStatus(db, root), freshness }, render);
       } finally {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { searchSymbols, type SymbolInfo } from '../../store/queries.js';
 import { emit, plural, table } from '../output.js';
-import { openIndex, freshnessLine } from '../repo.js';
+import { freshnessLine, openIndexRecovering } from '../repo.js';
 import { parseIntInRange, parseKind, usageError } from '../args.js';
 
 export function registerSymbols(program: Command): void {
@@ -14,11 +14,11 @@ export function registerSymbols(program: Command): void {
     .option('--limit <n>', 'at most this many results (1-1000)', '50')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON: {pattern, total, symbols: [...], freshness}')
-    .action((pattern: string, opts: { kind?: string; file?: string; limit: string; repo?: string; json?: boolean }) => {
+    .action(async (pattern: string, opts: { kind?: string; file?: string; limit: string; repo?: string; json?: boolean }) => {
       if (!pattern.trim()) throw usageError('The pattern is empty', 'Give part of a name, e.g. `cg symbols parse`.');
       const limit = parseIntInRange('--limit', opts.limit, 1, 1000);
       const kind = opts.kind ? parseKind(opts.kind) : undefined;
-      const { db, freshness } = openIndex(opts.repo);
+      const { db, freshness } = await openIndexRecovering(opts.repo);
       try {
         const res = searchSymbols(db, { pattern, kind, fileGlob: opts.file, limit });
         emit(opts, { pattern, total: res.total, symbols: res.symbols, freshness },

@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { loadConfig, type Config } from '../config/config.js';
+import { CgError } from '../errors.js';
+import { readLog } from '../changes/log.js';
+import { ensureInitialized } from '../indexer/init.js';
+import { acquireWriterLock } from '../indexer/lock.js';
+import { configHash } from '../indexer/state.js';
+import { updateIndex, type UpdateResult } from '../indexer/update.js';
+import { commitsAhead, resolveCommit } from '../repo/git.js';
+import { cgDir, openReader, publishBuild, readMeta, reserveBuild } from '../store/db.js';
+import { SCHEMA_VERSION } from '../store/schema.js';
+import { modelKey, modelSpecFromConfig, modelStatus } from '../vectors/model.js';
+import { vectorFileName } from '../vectors/store.js';
+import { SNAPSHOT_DB } from './canonical.js';
+import { findSnapshot, nearestSnapshot } from './catalog.js';
+import { defaultSnapshotDir } from './create.js';
+import { configIdOf } from './manifest.js';
+import { unpackVerified } from './verify.js';
+
+export interface RestoreOptions {
+  /** An ID in the snapshot folder, a FILE, or `latest` / undefined: the nearest snapshot of the target. */
+  ref?: string;
+  /** The commit to restore for (default HEAD): its snapshot or its nearest ancestor's is taken. */
+  forCommit?: string;
+  /** The snapshot folder (default `snapshots/` in the repository). */
+  dir?: string;
+  /** Bring the restored index up to date with the working tree afterwards (default true). */
+  catchUp?: boolean;
+}
+
+export interface RestoreResult {
+  snapshot: { id: string; file: string; commit: string; configId: string; formatVersion: number };
+  /** The commit the index was restored for (HEAD unless --for-commit). */
+  target: string;
+  /** Commits from the snapshot's commit to the target; null when it is not an ancestor (an explicit pick). */
+  behind: number | null;
+  /** The generation the restored index was published as. */
+  generation: number;
+  buildId: string;
+  /** What the catch-up through the normal incremental path did (null with catchUp: false). */
+  catchUp: { mode: string; added: number; modified: number; deleted: number; resolvedFiles: number; generation: number; reason: string | null } | null;
+  phasesMs: { verify: number; swap: number; catchUp: number };
+  durationMs: number;
+}
+
+/**
+ * `cg snapshot restore`: verify every checksum, unpack beside the live index, publish the result as a
+ * new generation in one atomic switch (readers see the old index or the restored one), then catch up
+ * from the snapshot's commit to the working tree through the incremental applier.
+ */
+export async function restoreSnapshot(root: string, opts: RestoreOptions = {}): Promise<RestoreResult> {
+  const started = performance.now();
+  ensureInitialized(root);
+  const config = loadConfig(root);
+  const dir = opts.dir ?? defaultSnapshotDir(root);
+  const target = resolveCommit(root, opts.forCommit ?? 'HEAD');
+  if (!target) {
+    throw opts.forCommit
+      ? new CgError('not_found', `Commit ${opts.forCommit} is not in this repository`, 'Pass a commit this clone has (`git log` lists them), or fetch it first.')
+      : new CgError('usage', `${root} has no git commit to restore a snapshot for`, 'Snapshots are of commits: commit first, or run `cg index`.');
+  }
+  const file = pickFile(root, dir, target, opts.ref, config);
+
+  let mark = performance.now();
+  const lap = () => {
+    const now = performance.now();
+    const ms = Math.round(now - mark);
+    mark = now;
+    return ms;
+  };
+  const verified = await unpackVerified(file, { root, parent: cgDir(root) });
+  let generation = 0;
+  let buildId = '';
+  let verifyMs = 0;
+  let swapMs = 0;
+  try {
+    const m = verified.manifest;
+    if (m.schemaVersion !== SCHEMA_VERSION) {
+      throw new CgError('index_incompatible', `The snapshot ${file} holds an index of schema version ${m.schemaVersion}; this cg uses ${SCHEMA_VERSION}`,
+        'Use a snapshot made by this version of cg, or run `cg index` to build the index here.');
+    }
+    if (!resolveCommit(root, m.commit)) {
+      throw new CgError('snapshot_invalid', `The snapshot ${file} is of commit ${m.commit.slice(0, 10)}, which this clone does not have`,
+        'Fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout) so the catch-up can diff from it.',
+        { reason: 'unknown_commit' });
+    }
+    verifyMs = lap();
+    const lock = acquireWriterLock(root);
+    try {
+      generation = liveGeneration(root) + 1;
+      const build = reserveBuild(root);
+      buildId = build.id;
+      fs.renameSync(path.join(verified.dir, SNAPSHOT_DB), path.join(build.dir, SNAPSHOT_DB));
+      const vectors = m.members.find((x) => /^vectors-\d+\.usearch$/.test(x.name))?.name;
+      const vectorsFile = vectors ? vectorFileName(generation) : '';
+      if (vectors) {
+        fs.renameSync(path.join(verified.dir, vectors), path.join(build.dir, vectorsFile));
+        fs.renameSync(path.join(verified.dir, `${vectors}.json`), path.join(build.dir, `${vectorsFile}.json`));
+      }
+      const db = new Database(path.join(build.dir, SNAPSHOT_DB));
+      // This machine's bookkeeping: the generation after the live one, this build's id, and the change
+      // log read up to its end (the catch-up compares the working tree with the commit, which covers it).
+      const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+      db.transaction(() => {
+        set.run('generation', String(generation));
+        set.run('build_id', build.id);
+        set.run('changelog_offset', String(readLog(root, 0).end));
+        set.run('vectors_file', vectorsFile);
+      })();
+      // Planner statistics, as a full build leaves them (they are not part of the snapshot's content).
+      db.pragma('optimize=0x10002');
+      publishBuild(root, { id: build.id, dir: build.dir, db });
+    } finally {
+      lock.release();
+    }
+    swapMs = lap();
+  } finally {
+    fs.rmSync(verified.dir, { recursive: true, force: true });
+  }
+
+  let catchUp: RestoreResult['catchUp'] = null;
+  if (opts.catchUp !== false) catchUp = summarise(await updateIndex(root));
+  const catchUpMs = lap();
+  const m = verified.manifest;
+  return {
+    snapshot: { id: path.basename(file).replace(/\.tar\.gz$/, ''), file, commit: m.commit, configId: m.configId, formatVersion: m.formatVersion },
+    target,
+    behind: commitsAhead(root, m.commit, target),
+    generation,
+    buildId,
+    catchUp,
+    phasesMs: { verify: verifyMs, swap: swapMs, catchUp: catchUpMs },
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+function pickFile(root: string, dir: string, target: string, ref: string | undefined, config: Config): string {
+  if (ref && ref !== 'latest') return findSnapshot(dir, ref);
+  const picked = nearestSnapshot(root, dir, target, expectedConfigId(root, config));
+  if (!picked) {
+    throw new CgError('not_found', `No snapshot in ${dir} is of commit ${target.slice(0, 10)} or one of its ancestors`,
+      'Make one with `cg snapshot create`, pass a FILE, or run `cg index` to build from scratch.');
+  }
+  return picked.file;
+}
+
+/** The config id a snapshot made here now would carry (see configIdOf). */
+export function expectedConfigId(root: string, config: Config): string {
+  const hash = configHash(root, config);
+  if (!config.embeddings.enabled) return configIdOf({ config_hash: hash, vectors_status: 'off' });
+  const spec = modelSpecFromConfig(config.embeddings);
+  if (!modelStatus(spec).available) return configIdOf({ config_hash: hash, vectors_status: 'unavailable' });
+  return configIdOf({ config_hash: hash, vectors_status: 'ok', vectors_model: modelKey(spec), vectors_quantization: config.embeddings.quantization });
+}
+
+function liveGeneration(root: string): number {
+  try {
+    const db = openReader(root);
+    try {
+      return Number(readMeta(db).generation ?? 0) || 0;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+}
+
+function summarise(res: UpdateResult): NonNullable<RestoreResult['catchUp']> {
+  const r = res.rounds;
+  const last = r.at(-1);
+  const rebuilt = r.find((x) => x.mode === 'rebuild');
+  return {
+    mode: rebuilt ? 'rebuild' : r.some((x) => x.mode === 'incremental') ? 'incremental' : 'none',
+    added: r.reduce((n, x) => n + x.added, 0),
+    modified: r.reduce((n, x) => n + x.modified, 0),
+    deleted: r.reduce((n, x) => n + x.deleted, 0),
+    resolvedFiles: r.reduce((n, x) => n + x.resolvedFiles, 0),
+    generation: last?.generation ?? 0,
+    reason: rebuilt?.reason ?? last?.reason ?? null,
+  };
+}
