@@ -11,6 +11,8 @@ import { registerHooks } from './commands/hooks-cmd.js';
 import { registerWatch } from './commands/watch-cmd.js';
 import { registerContext, registerQuery } from './commands/query-cmd.js';
 import { registerModel } from './commands/model-cmd.js';
+import { registerServe } from './commands/serve-cmd.js';
+import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 
 const program = new Command();
 program
@@ -34,6 +36,8 @@ registerWatch(program);
 registerQuery(program);
 registerContext(program);
 registerModel(program);
+registerServe(program);
+registerMcpConfig(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
