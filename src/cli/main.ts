@@ -12,6 +12,7 @@ import { registerWatch } from './commands/watch-cmd.js';
 import { registerContext, registerQuery } from './commands/query-cmd.js';
 import { registerModel } from './commands/model-cmd.js';
 import { registerServe } from './commands/serve-cmd.js';
+import { registerImpact } from './commands/impact-cmd.js';
 import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 
 const program = new Command();
@@ -36,6 +37,7 @@ registerWatch(program);
 registerQuery(program);
 registerContext(program);
 registerModel(program);
+registerImpact(program);
 registerServe(program);
 registerMcpConfig(program);
 
