@@ -344,7 +344,8 @@ describe('tests_for and get_blast_radius on TypeScript and Go (hand-checked)', (
   });
 
   it('Go: format is reached by BenchmarkFormat, FuzzFormat and, through Service.Sell, TestSell', async () => {
-    const s = await serve(indexedRepo('go'));
+    const root = indexedRepo('go');
+    const s = await serve(root);
     const t = await call(s, 'tests_for', { symbols: ['service/format.go:format'] });
     expect(t.body.tests.map((x: any) => `${x.depth} ${x.symbol}`).sort()).toEqual(['1 BenchmarkFormat', '1 FuzzFormat', '2 TestSell']);
     const sell = t.body.tests.find((x: any) => x.symbol === 'TestSell');
@@ -353,5 +354,35 @@ describe('tests_for and get_blast_radius on TypeScript and Go (hand-checked)', (
     expect(b.body.direct.callers.map((d: any) => d.symbol)).toEqual(['Service.Sell']);
     expect(b.body.transitive.filter((d: any) => !d.isTest).map((d: any) => `${d.symbol} ${d.file}`)).toEqual(['main cmd/shop/main.go']);
     expect(b.body.affectedFiles.map((f: any) => f.file).sort()).toEqual(['cmd/shop/main.go', 'service/service.go', 'service/service_test.go']);
+    // The CLI twins answer the same from the same functions.
+    const cliTests = runCg(['tests-for', '--symbol', 'service/format.go:format', '--json'], root);
+    expect(cliTests.code, cliTests.stderr).toBe(0);
+    expect(cliTests.json.tests).toEqual(t.body.tests);
+    const cliImpact = runCg(['impact', '--symbol', 'service/format.go:format', '--depth', '2', '--json'], root);
+    expect(cliImpact.json.affectedFiles).toEqual(b.body.affectedFiles);
+    expect(runCg(['impact', '--symbol', 'service/format.go:format', '--mermaid'], root).stdout).toMatch(/^flowchart RL/);
+    const diff = ['--- a/service/format.go', '+++ b/service/format.go', '@@ -1,0 +1,1 @@', '+// x', ''].join('\n');
+    fs.writeFileSync(path.join(root, 'change.diff'), diff);
+    expect(runCg(['tests-for', '--diff', 'change.diff', '--json'], root).json.changed.map((c: any) => c.symbol)).toEqual(['service/format']);
+    const map = runCg(['map', 'models', '--budget', '400', '--json'], root).json;
+    expect(map.files.every((f: any) => f.path.startsWith('models/'))).toBe(true);
+    expect(map.tokens_used).toBeLessThanOrEqual(400);
+    expect(runCg(['map', '../..', '--json'], root).code).toBe(2);
+  });
+});
+
+describe('cg mcp-config', () => {
+  it('prints a configuration that runs cg serve for the repository, per client', () => {
+    const root = makeRepo({ 'a.py': 'x = 1\n' }, { git: true });
+    const claude = runCg(['mcp-config', '--json'], root).json;
+    expect(claude.json.mcpServers.cg).toEqual({ command: process.execPath, args: [CG, 'serve', fs.realpathSync(root)] });
+    expect(claude.command).toContain('claude mcp add --scope project cg -- ');
+    const cursor = runCg(['mcp-config', 'cursor', '--json'], root).json;
+    expect(cursor.json.mcpServers.cg.args.slice(1)).toEqual(['serve', fs.realpathSync(root)]);
+    const vscode = runCg(['mcp-config', 'vscode', '--json'], root).json;
+    expect(vscode.json.servers.cg.type).toBe('stdio');
+    const bad = runCg(['mcp-config', 'emacs'], root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Use one of: claude, cursor, vscode');
   });
 });
