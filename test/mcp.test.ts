@@ -309,12 +309,16 @@ describe('cg serve across index changes', () => {
     const root = indexedRepo('python');
     const child = spawn(process.execPath, [CG, 'serve', root], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
     child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (err += String(d)));
     const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'codegraph_query', arguments: { query: 'save a product' } } });
     child.stdin.write('this is not json\n');
+    // Larger than any message the server reads: dropped with a note on stderr, and the server carries on.
+    child.stdin.write(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"status","arguments":{"x":"${'z'.repeat(12 * 1024 * 1024)}"}}}\n`);
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'status', arguments: {} } });
     await waitFor(() => out.includes('"id":3'), 60_000);
     child.stdin.end();
@@ -322,6 +326,7 @@ describe('cg serve across index changes', () => {
     const lines = out.split('\n').filter(Boolean);
     for (const l of lines) expect(JSON.parse(l).jsonrpc).toBe('2.0');
     expect(lines.map((l) => JSON.parse(l).id)).toEqual([1, 2, 3]);
+    expect(err).toMatch(/dropped a \d+-byte message/);
   });
 });
 

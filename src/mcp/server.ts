@@ -6,6 +6,7 @@ import { CG_VERSION } from '../indexer/build.js';
 import { LiveIndex } from '../store/live.js';
 import type { Freshness } from '../store/freshness.js';
 import { makeError, toolError, type ToolError } from './errors.js';
+import { LineGuard } from './line-guard.js';
 import { TOOLS, type ToolAnswer, type ToolDef } from './tools.js';
 
 /**
@@ -106,6 +107,9 @@ function failure(e: ToolError, f?: Freshness): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
+/** The largest message read: the largest inputs the schemas allow (a 2 MB diff), JSON-escaped, fit well below it. */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
 /** Serves until stdin closes. Stdout carries protocol messages only; everything else goes to stderr. */
 export async function serveStdio(root: string, opts: { warm?: boolean } = {}): Promise<void> {
   // A library that prints (a model loader's notice) must not corrupt the protocol stream.
@@ -114,7 +118,10 @@ export async function serveStdio(root: string, opts: { warm?: boolean } = {}): P
   console.debug = console.error;
   console.warn = console.error;
   const { server, live } = createServer(root);
-  const transport = new StdioServerTransport();
+  // Below the transport's own 10 MiB buffer limit, which would close the connection instead.
+  const input = process.stdin.pipe(new LineGuard(MAX_MESSAGE_BYTES, (n) =>
+    process.stderr.write(`cg serve: dropped a ${n}-byte message (the limit is ${MAX_MESSAGE_BYTES} bytes)\n`)));
+  const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
   const done = new Promise<void>((resolve) => {
     const stop = () => {
       live.close();
