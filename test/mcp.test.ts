@@ -157,6 +157,11 @@ describe('cg serve on the Python fixture', () => {
     const tiny = await call(s, 'get_structure', { token_budget: 100, format: 'json' });
     expect(tiny.body.tokens_used).toBeLessThanOrEqual(100);
     expect(tiny.body.truncated).toBe(true);
+    const mermaid = await call(s, 'get_structure', { format: 'mermaid' });
+    expect(mermaid.text.split('\n')[0]).toBe('flowchart LR');
+    // shop/service.py imports and calls shop/models.py.
+    const id = (p: string) => mermaid.text.match(new RegExp(`(f\\d+)\\["${p.replace('.', '\\.')}"\\]`))![1];
+    expect(mermaid.text).toContain(`${id('shop/service.py')} --> ${id('shop/models.py')}`);
     const none = await call(s, 'get_structure', { folder: 'nothing/here' });
     expect(none.isError).toBe(true);
     expect(none.body.error.code).toBe('empty_results');

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { symbolsWhere } from '../store/queries.js';
+import { fileGraph } from '../store/graph-data.js';
 import { TOKENIZER, tokenCounter } from '../retrieve/tokens.js';
 
 /**
@@ -25,12 +26,15 @@ export interface RepoMap {
   token_budget: number;
   tokenizer: string;
   truncated: boolean;
+  /** With `links`: calls and imports between the files shown, summed confidence (for a Mermaid picture). */
+  links?: { from: string; to: string; weight: number }[];
 }
 
 export const SYMBOLS_PER_FILE = 12;
 const SIGNATURE_CHARS = 160;
 
-export async function repoMap(db: Database.Database, opts: { folder: string | null; budget: number; symbolsPerFile?: number }): Promise<RepoMap> {
+export async function repoMap(db: Database.Database, opts: { folder: string | null; budget: number; symbolsPerFile?: number; links?: boolean }):
+  Promise<RepoMap> {
   const per = opts.symbolsPerFile ?? SYMBOLS_PER_FILE;
   const folder = opts.folder ? opts.folder.replace(/\/+$/, '') : null;
   const like = folder ? `${folder.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` : '%';
@@ -61,10 +65,17 @@ export async function repoMap(db: Database.Database, opts: { folder: string | nu
     files.push(entry);
     blocks.push(block);
   }
-  return {
+  const out: RepoMap = {
     status: rows.length ? 'ok' : 'empty_results', folder, files, text: blocks.join('\n'), total_files: rows.length,
     tokens_used: used, token_budget: opts.budget, tokenizer: TOKENIZER, truncated,
   };
+  if (opts.links) {
+    const shown = new Map(rows.filter(([, p]) => files.some((f) => f.path === p)).map(([id, p]) => [id, p]));
+    out.links = fileGraph(db).edges.filter((e) => shown.has(e.src) && shown.has(e.dst))
+      .map((e) => ({ from: shown.get(e.src)!, to: shown.get(e.dst)!, weight: Math.round(e.weight * 100) / 100 }))
+      .sort((a, b) => b.weight - a.weight);
+  }
+  return out;
 }
 
 function oneLine(sig: string): string {

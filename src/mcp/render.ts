@@ -1,6 +1,7 @@
 import type { QueryResponse } from '../retrieve/query.js';
 import type { ContextBundle } from '../retrieve/context.js';
 import type { BlastRadius } from '../graph/blast.js';
+import type { RepoMap } from '../graph/structure.js';
 
 /** Text renderings of answers, for agents that read prose better than JSON and for pasting into a PR. */
 export function renderQuery(r: QueryResponse): string {
@@ -52,5 +53,15 @@ export function renderBlastMermaid(r: BlastRadius, maxNodes = 60): string {
   }
   lines.push('  classDef target fill:#fdd,stroke:#c00', '  classDef test fill:#dfd,stroke:#080');
   if (deps.length < Object.values(r.direct).flat().length + r.transitive.length) lines.push(`  %% ${maxNodes} dependents shown; the JSON answer lists all`);
+  return lines.join('\n');
+}
+
+/** Mermaid flowchart of a repository map: the files shown, and the calls and imports between them. */
+export function renderStructureMermaid(m: RepoMap, maxLinks = 120): string {
+  const ids = new Map(m.files.map((f, i) => [f.path, `f${i}`]));
+  const lines = ['flowchart LR'];
+  for (const f of m.files) lines.push(`  ${ids.get(f.path)}["${f.path.replace(/["`]/g, "'")}"]`);
+  for (const l of (m.links ?? []).slice(0, maxLinks)) lines.push(`  ${ids.get(l.from)} --> ${ids.get(l.to)}`);
+  if ((m.links?.length ?? 0) > maxLinks) lines.push(`  %% the ${maxLinks} strongest of ${m.links!.length} links shown`);
   return lines.join('\n');
 }

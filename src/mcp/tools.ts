@@ -12,7 +12,7 @@ import { searchSymbols } from '../store/queries.js';
 import { fileOverview } from '../store/file-info.js';
 import { indexStatus } from '../store/status.js';
 import type { Snapshot } from '../store/live.js';
-import { renderBlastMermaid, renderContext, renderQuery } from './render.js';
+import { renderBlastMermaid, renderContext, renderQuery, renderStructureMermaid } from './render.js';
 
 /**
  * The tools. Each is a zod schema (bounds on every string and array, so no input is unbounded) and a
@@ -197,11 +197,13 @@ export const TOOLS: ToolDef[] = [
       folder: repoPathArg('only files under this folder').optional(),
       token_budget: budget(2000, 50_000),
       symbols_per_file: z.number().int().min(1).max(50).default(SYMBOLS_PER_FILE).describe(`definitions shown per file (1-50, default ${SYMBOLS_PER_FILE})`),
-      format: z.enum(['markdown', 'json']).default('markdown').describe('markdown (default): the map as text; json: files and symbols'),
+      format: z.enum(['markdown', 'json', 'mermaid']).default('markdown')
+        .describe('markdown (default): the map as text; json: files and symbols; mermaid: the files and the calls/imports between them'),
     }),
     async run(a, snap) {
       const folder = a.folder ? path(snap, a.folder) || null : null;
-      const res = await repoMap(snap.db, { folder, budget: a.token_budget, symbolsPerFile: a.symbols_per_file });
+      const res = await repoMap(snap.db, { folder, budget: a.token_budget, symbolsPerFile: a.symbols_per_file, links: a.format === 'mermaid' });
+      if (a.format === 'mermaid' && res.status === 'ok') return { body: res as unknown as Record<string, unknown>, text: renderStructureMermaid(res) };
       const body = { ...res, ...(res.status === 'empty_results' ? { suggestion: `No indexed file under ${folder}/. List the folder, or check the path.` } : {}) };
       const footer = `\n(${res.files.length} of ${res.total_files} files, ${res.tokens_used}/${res.token_budget} tokens${res.truncated ? '; raise token_budget or pick a folder for more' : ''})`;
       return { body, text: a.format === 'markdown' && res.status === 'ok' ? res.text + footer : undefined };

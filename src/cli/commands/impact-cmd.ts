@@ -4,7 +4,7 @@ import { blastRadius, DEFAULT_IMPACT_DEPTH, MAX_IMPACT_DEPTH, type BlastRadius, 
 import { repoMap, SYMBOLS_PER_FILE } from '../../graph/structure.js';
 import type { ChangeInput } from '../../graph/targets.js';
 import { resolveInRepo, toRepoPath } from '../../repo/root.js';
-import { renderBlastMermaid } from '../../mcp/render.js';
+import { renderBlastMermaid, renderStructureMermaid } from '../../mcp/render.js';
 import { CgError, errorMessage } from '../../errors.js';
 import { emit } from '../output.js';
 import { freshnessLine, openIndex } from '../repo.js';
@@ -73,14 +73,19 @@ export function registerImpact(program: Command): void {
     .argument('[folder]', 'only files under this folder')
     .option('--budget <tokens>', 'token budget (100-50000; cl100k_base tokens)', '2000')
     .option('--symbols <n>', `definitions per file (1-50)`, String(SYMBOLS_PER_FILE))
+    .option('--mermaid', 'print a Mermaid flowchart of the files and the calls/imports between them')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON: {files: [{path, language, loc, rank, symbols}], text, tokens_used, ...}')
-    .action(async (folder: string | undefined, opts: { budget: string; symbols: string; repo?: string; json?: boolean }) => {
+    .action(async (folder: string | undefined, opts: { budget: string; symbols: string; mermaid?: boolean; repo?: string; json?: boolean }) => {
       const budget = parseIntInRange('--budget', opts.budget, 100, 50_000);
       const per = parseIntInRange('--symbols', opts.symbols, 1, 50);
       const { root, db, freshness } = openIndex(opts.repo);
       try {
-        const res = await repoMap(db, { folder: folder ? toRepoPath(root, folder) || null : null, budget, symbolsPerFile: per });
+        const res = await repoMap(db, { folder: folder ? toRepoPath(root, folder) || null : null, budget, symbolsPerFile: per, links: opts.mermaid });
+        if (opts.mermaid && !opts.json) {
+          process.stdout.write(`${renderStructureMermaid(res)}\n`);
+          return;
+        }
         emit(opts, { ...res, freshness }, (r) => (r.status === 'ok' ? r.text : `No indexed files under ${r.folder}/.`)
           + `\n(${r.files.length} of ${r.total_files} files, ${r.tokens_used}/${r.token_budget} tokens)\n${freshnessLine(freshness)}`);
       } finally {
