@@ -126,6 +126,9 @@ describe('cg serve on the Python fixture', () => {
     const refs = await call(s, 'get_references', { symbol: 'Product.apply', direction: 'callers', depth: 2 });
     expect(refs.body.callers.map((c: any) => `${c.depth} ${c.qualifiedName}`)).toEqual(['1 Product.discounted', '2 TestService.test_discount']);
     expect(refs.body.callees).toBeUndefined();
+    const capped = await call(s, 'get_references', { symbol: 'create_product', direction: 'callers', limit: 1 });
+    expect(capped.body.callers.length).toBe(1);
+    expect(capped.body).toMatchObject({ totals: { callers: 3 }, listsTruncated: true });
     const hier = await call(s, 'get_references', { symbol: 'Base', hierarchy: true });
     expect(hier.body.subtypes.map((c: any) => c.qualifiedName)).toEqual(['Product']);
     const file = await call(s, 'file_context', { path: 'shop/service.py' });
@@ -221,6 +224,9 @@ describe('cg serve on the Python fixture', () => {
       ['search_symbols', { query: 'y'.repeat(5000) }, 'invalid_input'],
       ['file_context', { path: `${'a/'.repeat(2000)}b.py` }, 'invalid_input'],
       ['search_symbols', { query: 'x', kind: 'spaceship' }, 'invalid_input'],
+      // Globs that would make picomatch's backtracking regular expressions run for hours.
+      ['search_symbols', { query: 'x', file_glob: '*a*a*a*a*a*a*a*a*a*a*b' }, 'invalid_input'],
+      ['get_references', { symbol: 'x', file_glob: '+(a|aa)+(a|aa)+(a|aa)b' }, 'invalid_input'],
       ['get_references', { symbol: ['a'] }, 'invalid_input'],
       ['tests_for', {}, 'invalid_input'],
       ['no_such_tool', {}, 'invalid_input'],

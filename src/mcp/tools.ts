@@ -52,6 +52,35 @@ const changeArgs = {
   diff: z.string().max(MAX_DIFF).optional().describe('a unified diff (`git diff` output): the definitions around its changed lines count as changed'),
 };
 
+const limitArg = (def: number) => z.number().int().min(1).max(2000).default(def)
+  .describe(`at most this many entries per list (1-2000, default ${def}); totals gives the full counts`);
+
+/**
+ * Caps the named lists of an answer so a hub symbol (called from hundreds of places) does not flood
+ * the agent's context; `totals` keeps the full counts and `truncated` says that lists were cut.
+ */
+function capLists(body: Record<string, unknown>, keys: string[], limit: number): Record<string, unknown> {
+  const totals: Record<string, number> = {};
+  let cut = false;
+  const capIn = (obj: Record<string, unknown>, prefix: string) => {
+    for (const k of keys) {
+      const v = obj[k];
+      if (!Array.isArray(v)) continue;
+      totals[`${prefix}${k}`] = v.length;
+      if (v.length > limit) {
+        obj[k] = v.slice(0, limit);
+        cut = true;
+      }
+    }
+  };
+  capIn(body, '');
+  if (body.direct && typeof body.direct === 'object') {
+    body.direct = { ...(body.direct as Record<string, unknown>) };
+    capIn(body.direct as Record<string, unknown>, 'direct.');
+  }
+  return { ...body, totals, listsTruncated: cut };
+}
+
 function path(snap: Snapshot, p: string): string {
   return resolveInRepo(snap.root, p);
 }
@@ -137,11 +166,12 @@ export const TOOLS: ToolDef[] = [
       depth: z.number().int().min(1).max(5).default(1).describe('levels to follow (1-5, default 1)'),
       hierarchy: z.boolean().default(false).describe('also subtypes (implementors, subclasses) and supertypes'),
       file_glob: z.string().min(1).max(MAX_NAME).optional().describe('pick the symbol among those in files matching this glob'),
+      limit: limitArg(100),
     }),
     run(a, snap) {
       const res = symbolReferences(snap.db, a.symbol, { callers: a.direction !== 'callees', callees: a.direction !== 'callers',
         depth: a.depth, fileGlob: a.file_glob, hierarchy: a.hierarchy });
-      return { body: { status: 'ok', ...res } };
+      return { body: capLists({ status: 'ok', ...res }, ['callers', 'callees', 'subtypes', 'supertypes'], a.limit) };
     },
   },
   {
@@ -164,10 +194,10 @@ export const TOOLS: ToolDef[] = [
       + 'see tests that reach code dynamically (fixtures by name, subprocesses): when it finds none, grep the tests for the '
       + 'changed names or run the whole suite.',
     schema: z.object({ ...changeArgs, max_depth: z.number().int().min(1).max(MAX_IMPACT_DEPTH).default(DEFAULT_IMPACT_DEPTH)
-      .describe(`steps to follow from the change (1-${MAX_IMPACT_DEPTH}, default ${DEFAULT_IMPACT_DEPTH})`) }),
+      .describe(`steps to follow from the change (1-${MAX_IMPACT_DEPTH}, default ${DEFAULT_IMPACT_DEPTH})`), limit: limitArg(50) }),
     run(a, snap) {
       const res = testsFor(snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => path(snap, p));
-      return { body: { status: 'ok', ...res } };
+      return { body: capLists({ status: 'ok', ...res }, ['tests', 'testFiles', 'changed', 'unmatched'], a.limit) };
     },
   },
   {
@@ -180,10 +210,12 @@ export const TOOLS: ToolDef[] = [
       + 'grep for dynamic uses (names in strings, reflection, configuration). format mermaid gives a graph to paste into a pull request.',
     schema: z.object({ ...changeArgs, max_depth: z.number().int().min(1).max(MAX_IMPACT_DEPTH).default(DEFAULT_IMPACT_DEPTH)
       .describe(`levels of dependents to follow (1-${MAX_IMPACT_DEPTH}, default ${DEFAULT_IMPACT_DEPTH})`),
-      format: z.enum(['json', 'mermaid']).default('json').describe('json (default), or mermaid: a flowchart of the dependents as text') }),
+      format: z.enum(['json', 'mermaid']).default('json').describe('json (default), or mermaid: a flowchart of the dependents as text'),
+      limit: limitArg(100) }),
     run(a, snap) {
       const res = blastRadius(snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => path(snap, p));
-      return { body: { status: 'ok', ...res }, text: a.format === 'mermaid' ? renderBlastMermaid(res) : undefined };
+      const body = capLists({ status: 'ok', ...res }, ['callers', 'importers', 'subtypes', 'tests', 'transitive', 'affectedFiles', 'targets', 'unmatched'], a.limit);
+      return { body, text: a.format === 'mermaid' ? renderBlastMermaid(res) : undefined };
     },
   },
   {

@@ -40,6 +40,8 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
     if (prev) prev.ranges.push(...f.ranges);
     else byPath.set(f.path, f);
   }
+  // Repeated hunks (a diff pasted twice) need looking up once.
+  for (const f of byPath.values()) f.ranges = [...new Map(f.ranges.map((r) => [`${r[0]}:${r[1]}`, r])).values()];
   return [...byPath.values()];
 }
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import picomatch from 'picomatch';
+import { fileMatcher } from './glob.js';
 
 /** A symbol as every command and tool returns it (JSON, camelCase, repo-relative POSIX paths). */
 export interface SymbolInfo {
@@ -78,7 +78,7 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
   }
   let rows = symbolsWhere(db, conds.join(' AND '), params);
   if (q.fileGlob) {
-    const match = picomatch(q.fileGlob, { dot: true, basename: !q.fileGlob.includes('/') });
+    const match = fileMatcher(q.fileGlob);
     rows = rows.filter((s) => match(s.file));
   }
   const lower = pattern.toLowerCase();
@@ -115,7 +115,7 @@ export function findSymbolsByRef(db: Database.Database, ref: string, fileGlob?: 
   if (rows.some((s) => s.qualifiedName === name || s.name === name)) rows = rows.filter((s) => s.qualifiedName === name || s.name === name);
   if (rows.some((s) => s.kind !== 'module')) rows = rows.filter((s) => s.kind !== 'module');
   if (fileGlob) {
-    const match = picomatch(fileGlob, { dot: true, basename: !fileGlob.includes('/') });
+    const match = fileMatcher(fileGlob);
     rows = rows.filter((s) => match(s.file));
   }
   return rows;
