@@ -341,6 +341,22 @@ describe('cg serve across index changes', () => {
   });
 });
 
+describe('cg serve process life', () => {
+  it('exits on SIGTERM even while its stdin stays open, and on end of input', async () => {
+    const root = indexedRepo('python');
+    for (const how of ['signal', 'eof'] as const) {
+      const child = spawn(process.execPath, [CG, 'serve', root], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d) => (err += String(d)));
+      await waitFor(() => err.includes('cg serve: serving'), 60_000);
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      if (how === 'signal') child.kill('SIGTERM');
+      else child.stdin.end();
+      expect(await exited).toBe(0);
+    }
+  });
+});
+
 async function waitFor(cond: () => boolean, ms: number): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {

@@ -139,6 +139,10 @@ export async function serveStdio(root: string, opts: { warm?: boolean } = {}): P
   if (opts.warm !== false) setImmediate(() => void warmUp(root));
   await done;
   await server.close().catch(() => undefined);
+  // A signal can arrive while stdin is still open, which would keep the process alive.
+  process.stdin.destroy();
+  process.exitCode ??= 0;
+  setImmediate(() => process.exit());
 }
 
 /**
