@@ -247,6 +247,18 @@ describe('cg serve on the Python fixture', () => {
     expect(s.errors).toEqual([]);
   });
 
+  it('answers concurrent requests, each correctly', async () => {
+    const names = ['create_product', 'Service.run', 'Base.save', 'log', 'Product.apply'];
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => (i % 2
+      ? call(s, 'get_references', { symbol: names[i % 5], direction: 'callers' })
+      : call(s, 'search_symbols', { query: names[i % 5] }))));
+    answers.forEach((a, i) => {
+      expect(a.isError).toBe(false);
+      if (i % 2) expect(a.body.target.qualifiedName).toBe(names[i % 5]);
+      else expect(a.body.query).toBe(names[i % 5]);
+    });
+  });
+
   it('treats FTS and SQL syntax as words', async () => {
     for (const q of ['"foo" OR *', "'; DROP TABLE symbols; --", 'NEAR(a b) AND NOT c*', '%_\\', 'col:val ^x']) {
       for (const name of ['codegraph_query', 'search_symbols', 'get_context']) {
@@ -272,6 +284,7 @@ describe('cg serve across index changes', () => {
     const stale = await call(s, 'search_symbols', { query: 'log' });
     expect(stale.body.freshness.stale).toBe(true);
     expect(stale.body.freshness.hint).toContain('cg update');
+    expect((await call(s, 'search_symbols', { query: 'refund_order' })).body.error.message).toContain('the index is behind');
     expect(runCg(['index', '--full', '-q'], root).code).toBe(0);
     const after = await call(s, 'search_symbols', { query: 'refund_order' });
     expect(after.body.symbols.map((x: any) => x.file)).toEqual(['shop/util.py']);

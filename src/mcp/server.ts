@@ -96,7 +96,8 @@ function success(ans: ToolAnswer, f: Freshness): CallToolResult {
   const body: Record<string, unknown> = { ...ans.body, freshness: freshnessOf(f) };
   if (body.status === 'empty_results') {
     // Nothing found is an answer the agent must act on (fall back to grep), so it is flagged as an error.
-    body.error = makeError('empty_results', 'Nothing in the index matches', typeof body.suggestion === 'string' ? body.suggestion : undefined);
+    const behind = isStale(f) ? `; the index is behind (${staleReason(f)}), so new code may be missing` : '';
+    body.error = makeError('empty_results', `Nothing in the index matches${behind}`, typeof body.suggestion === 'string' ? body.suggestion : undefined);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   }
   return { content: [{ type: 'text', text: ans.text ?? JSON.stringify(body) }], structuredContent: body };
