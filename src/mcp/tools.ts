@@ -12,7 +12,8 @@ import { searchSymbols } from '../store/queries.js';
 import { fileOverview } from '../store/file-info.js';
 import { indexStatus } from '../store/status.js';
 import type { Snapshot } from '../store/live.js';
-import { renderBlastMermaid, renderContext, renderQuery, renderStructureMermaid } from './render.js';
+import { renderContext, renderQuery } from './render.js';
+import { renderBlastMermaid, renderStructureMermaid } from '../graph/mermaid.js';
 
 /**
  * The tools. Each is a zod schema (bounds on every string and array, so no input is unbounded) and a

@@ -76,20 +76,20 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
     conds.push('s.kind = ?');
     params.push(q.kind);
   }
-  let rows = symbolsWhere(db, conds.join(' AND '), params);
+  // Ranked in SQL and only the page materialised: a short pattern can match thousands of symbols, and
+  // a long-running server answers it in milliseconds only if it does not build every one of them.
+  const escaped = pattern.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const order = isGlob ? [] : [`CASE WHEN lower(${column}) = ? THEN 0 WHEN ${column} LIKE ? ESCAPE '\\' THEN 1 ELSE 2 END`];
+  const orderParams = isGlob ? [] : [pattern.toLowerCase(), `${escaped}%`];
+  let ids = db.prepare(`SELECT s.id, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${conds.join(' AND ')}
+    ORDER BY ${[...order, 'length(s.name)', 'f.path', 's.start_line', 's.id'].join(', ')}`).raw().all(...params, ...orderParams) as [number, string][];
   if (q.fileGlob) {
     const match = fileMatcher(q.fileGlob);
-    rows = rows.filter((s) => match(s.file));
+    ids = ids.filter(([, file]) => match(file));
   }
-  const lower = pattern.toLowerCase();
-  const rank = (s: SymbolInfo) => {
-    const name = (column === 's.name' ? s.name : s.qualifiedName).toLowerCase();
-    if (isGlob) return 0;
-    return name === lower ? 0 : name.startsWith(lower) ? 1 : 2;
-  };
-  rows.sort((a, b) => rank(a) - rank(b) || a.name.length - b.name.length || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)
-    || a.startLine - b.startLine);
-  return { total: rows.length, symbols: rows.slice(0, q.limit) };
+  const page = ids.slice(0, q.limit).map(([id]) => id);
+  const byId = new Map(symbolsWhere(db, 's.id IN (SELECT value FROM json_each(?))', [JSON.stringify(page)]).map((x) => [x.id, x]));
+  return { total: ids.length, symbols: page.map((id) => byId.get(id)!) };
 }
 
 /**

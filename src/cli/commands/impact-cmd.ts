@@ -4,7 +4,7 @@ import { blastRadius, DEFAULT_IMPACT_DEPTH, MAX_IMPACT_DEPTH, type BlastRadius, 
 import { repoMap, SYMBOLS_PER_FILE } from '../../graph/structure.js';
 import type { ChangeInput } from '../../graph/targets.js';
 import { resolveInRepo, toRepoPath } from '../../repo/root.js';
-import { renderBlastMermaid, renderStructureMermaid } from '../../mcp/render.js';
+import { renderBlastMermaid, renderStructureMermaid } from '../../graph/mermaid.js';
 import { CgError, errorMessage } from '../../errors.js';
 import { emit } from '../output.js';
 import { freshnessLine, openIndex } from '../repo.js';
