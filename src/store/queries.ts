@@ -41,8 +41,28 @@ function toSymbol(r: SymbolRow): SymbolInfo {
   };
 }
 
+/**
+ * Statements compiled once per database handle: graph walks run the same few queries thousands of
+ * times, and compiling SQL costs more than running these indexed lookups. The set of texts is fixed by
+ * the code; the cap only guards against a caller that builds texts from data.
+ */
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+const MAX_STATEMENTS = 500;
+
+export function prepared(db: Database.Database, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let st = cache.get(sql);
+  if (!st) {
+    if (cache.size >= MAX_STATEMENTS) cache.clear();
+    st = db.prepare(sql);
+    cache.set(sql, st);
+  }
+  return st;
+}
+
 export function symbolsWhere(db: Database.Database, where: string, params: unknown[] = [], tail = ''): SymbolInfo[] {
-  const rows = db.prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${where} ${tail}`)
+  const rows = prepared(db, `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${where} ${tail}`)
     .raw().all(...params) as SymbolRow[];
   return rows.map(toSymbol);
 }
@@ -131,12 +151,12 @@ export interface EdgeInfo {
 }
 
 export function edgesTo(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
-  return db.prepare(`SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
+  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
     WHERE dst_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
 }
 
 export function edgesFrom(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
-  return db.prepare(`SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
+  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
     WHERE src_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
 }
 
@@ -154,7 +174,7 @@ export interface FileRow {
 }
 
 export function fileByPath(db: Database.Database, p: string): FileRow | null {
-  const r = db.prepare('SELECT id, path, language, hash, size, loc, partial, error_count, is_test, warnings FROM files WHERE path = ?')
+  const r = prepared(db, 'SELECT id, path, language, hash, size, loc, partial, error_count, is_test, warnings FROM files WHERE path = ?')
     .raw().get(p) as [number, string, string, string, number, number, number, number, number, string | null] | undefined;
   if (!r) return null;
   return {
