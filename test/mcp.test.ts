@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CG, copyFixture, git, makeRepo, runCg } from './helpers.js';
+import { createServer } from '../src/mcp/server.js';
 
 /**
  * `cg serve` as a real process on real indexed repositories, driven through the SDK's client over
@@ -299,6 +300,23 @@ describe('cg serve across index changes', () => {
     expect(inc.body.callers.map((c: any) => c.qualifiedName)).toEqual(['void_order']);
     expect(inc.body.freshness.generation).toBeGreaterThan(st.body.freshness.generation);
     expect(s.stderr.join('')).toContain('cg serve: serving');
+  });
+
+  it('keeps one open database while the build pointer is unchanged, and swaps it when a build replaces it (in-process)', async () => {
+    const root = indexedRepo('python');
+    const h = createServer(root);
+    try {
+      for (let i = 0; i < 3; i++) expect((await h.call('search_symbols', { query: 'log' })).isError).toBeFalsy();
+      expect(runCg(['update', '-q'], root).code).toBe(0); // no change: same build
+      await h.call('status', {});
+      expect(h.live.opened).toBe(1);
+      expect(runCg(['index', '--full', '-q'], root).code).toBe(0);
+      const st = await h.call('status', {});
+      expect(h.live.opened).toBe(2);
+      expect((st.structuredContent as any).buildId).toBe(fs.readFileSync(path.join(root, '.codegraph', 'CURRENT'), 'utf8').trim());
+    } finally {
+      h.live.close();
+    }
   });
 
   it('starts without an index, says so with a fallback, and answers once one is built', async () => {
