@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // The `cg` command. The implementation is compiled TypeScript in dist/.
-import('../dist/cli/main.js').catch((err) => {
-  if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist/cli/main.js')) {
+// `cg serve` skips the CLI's other modules (src/mcp/entry.ts): MCP clients start it and wait for it.
+const serve = process.argv[2] === 'serve'
+  ? import('../dist/mcp/entry.js').then((m) => m.fastServe(process.argv.slice(3)))
+  : Promise.resolve(false);
+serve.then((served) => (served ? undefined : import('../dist/cli/main.js'))).catch((err) => {
+  if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('/dist/')) {
     process.stderr.write('cg: the compiled code is missing (dist/).\nhint: run `npm run build` in the cg checkout.\n');
     process.exit(1);
   }

@@ -12,6 +12,9 @@ import { registerWatch } from './commands/watch-cmd.js';
 import { registerContext, registerQuery } from './commands/query-cmd.js';
 import { registerModel } from './commands/model-cmd.js';
 import { registerSnapshot } from './commands/snapshot-cmd.js';
+import { registerServe } from './commands/serve-cmd.js';
+import { registerImpact } from './commands/impact-cmd.js';
+import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 
 const program = new Command();
 program
@@ -36,6 +39,9 @@ registerQuery(program);
 registerContext(program);
 registerModel(program);
 registerSnapshot(program);
+registerImpact(program);
+registerServe(program);
+registerMcpConfig(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,

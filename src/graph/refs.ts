@@ -17,6 +17,10 @@ export interface RefsResult {
   target: SymbolInfo;
   callers?: RefEntry[];
   callees?: RefEntry[];
+  /** Types that extend or implement the target (transitively, to the depth asked). */
+  subtypes?: RefEntry[];
+  /** Types the target extends or implements. */
+  supertypes?: RefEntry[];
 }
 
 export interface RefsOptions {
@@ -24,6 +28,8 @@ export interface RefsOptions {
   callees: boolean;
   depth: number;
   fileGlob?: string;
+  /** Also the inheritance edges: implementors and subclasses, and the types it extends or implements. */
+  hierarchy?: boolean;
 }
 
 /** Exactly one symbol for a user's reference, or an error that lists the candidates. */
@@ -50,6 +56,14 @@ export function symbolReferences(db: Database.Database, ref: string, opts: RefsO
     .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence }));
   if (opts.callers) result.callers = entries(db, traverse(target.id, callers, opts.depth), target);
   if (opts.callees) result.callees = entries(db, traverse(target.id, callees, opts.depth), target);
+  if (opts.hierarchy) {
+    const kinds = ['extends', 'implements'];
+    const subs = (id: number): Hop[] => edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence }));
+    const supers = (id: number): Hop[] => edgesFrom(db, id, kinds)
+      .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence }));
+    result.subtypes = entries(db, traverse(target.id, subs, opts.depth), target);
+    result.supertypes = entries(db, traverse(target.id, supers, opts.depth), target);
+  }
   return result;
 }
 

@@ -35,3 +35,28 @@ export function toRepoPath(root: string, p: string, cwd = process.cwd()): string
   }
   return rel.split(path.sep).join('/');
 }
+
+/**
+ * A path an agent sent (repo-relative, or absolute inside the repository) as a repo-relative POSIX
+ * path; anything that leaves the repository (`../`, another absolute path, a NUL byte) is refused.
+ * Unlike toRepoPath it never reads the process's working directory: a server's cwd is not the agent's.
+ */
+export function resolveInRepo(root: string, p: string): string {
+  const raw = p.replace(/\\/g, '/').trim();
+  if (!raw || raw.includes('\0')) {
+    throw new CgError('usage', 'The path is empty or holds a NUL byte', 'Give a path relative to the repository root, e.g. src/app.py.');
+  }
+  let rel: string;
+  if (path.isAbsolute(raw)) {
+    rel = path.relative(root, path.resolve(raw)).split(path.sep).join('/');
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw new CgError('usage', `${p} is outside the repository at ${root}`, 'Give a path inside the indexed repository, relative to its root.');
+    }
+  } else {
+    rel = path.posix.normalize(raw).replace(/^(\.\/)+/, '');
+    if (rel === '..' || rel.startsWith('../')) {
+      throw new CgError('usage', `${p} is outside the repository at ${root}`, 'Give a path inside the indexed repository, relative to its root.');
+    }
+  }
+  return rel === '.' ? '' : rel.replace(/\/+$/, '');
+}

@@ -19,10 +19,10 @@ export interface FileOverview {
 }
 
 /** The path as typed (relative to cwd) if it is indexed, else the same text read as repo-relative. */
-function candidates(root: string, p: string): string[] {
+function candidates(root: string, p: string, cwd: string): string[] {
   const out: string[] = [];
   try {
-    out.push(toRepoPath(root, p));
+    out.push(toRepoPath(root, p, cwd));
   } catch {
     /* outside the repository from cwd; may still be repo-relative */
   }
@@ -31,8 +31,9 @@ function candidates(root: string, p: string): string[] {
   return [...new Set(out)];
 }
 
-export function fileOverview(db: Database.Database, root: string, p: string): FileOverview {
-  const paths = candidates(root, p);
+/** `cwd`: what a relative path is relative to first (the server passes the root: its cwd is not the agent's). */
+export function fileOverview(db: Database.Database, root: string, p: string, cwd = process.cwd()): FileOverview {
+  const paths = candidates(root, p, cwd);
   if (!paths.length) {
     throw new CgError('usage', `${p} is outside the repository at ${root}`, 'Give a path inside the indexed repository.');
   }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import picomatch from 'picomatch';
+import { fileMatcher } from './glob.js';
 
 /** A symbol as every command and tool returns it (JSON, camelCase, repo-relative POSIX paths). */
 export interface SymbolInfo {
@@ -41,8 +41,28 @@ function toSymbol(r: SymbolRow): SymbolInfo {
   };
 }
 
+/**
+ * Statements compiled once per database handle: graph walks run the same few queries thousands of
+ * times, and compiling SQL costs more than running these indexed lookups. The set of texts is fixed by
+ * the code; the cap only guards against a caller that builds texts from data.
+ */
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+const MAX_STATEMENTS = 500;
+
+export function prepared(db: Database.Database, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let st = cache.get(sql);
+  if (!st) {
+    if (cache.size >= MAX_STATEMENTS) cache.clear();
+    st = db.prepare(sql);
+    cache.set(sql, st);
+  }
+  return st;
+}
+
 export function symbolsWhere(db: Database.Database, where: string, params: unknown[] = [], tail = ''): SymbolInfo[] {
-  const rows = db.prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${where} ${tail}`)
+  const rows = prepared(db, `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${where} ${tail}`)
     .raw().all(...params) as SymbolRow[];
   return rows.map(toSymbol);
 }
@@ -76,20 +96,20 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
     conds.push('s.kind = ?');
     params.push(q.kind);
   }
-  let rows = symbolsWhere(db, conds.join(' AND '), params);
+  // Ranked in SQL and only the page materialised: a short pattern can match thousands of symbols, and
+  // a long-running server answers it in milliseconds only if it does not build every one of them.
+  const escaped = pattern.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const order = isGlob ? [] : [`CASE WHEN lower(${column}) = ? THEN 0 WHEN ${column} LIKE ? ESCAPE '\\' THEN 1 ELSE 2 END`];
+  const orderParams = isGlob ? [] : [pattern.toLowerCase(), `${escaped}%`];
+  let ids = db.prepare(`SELECT s.id, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${conds.join(' AND ')}
+    ORDER BY ${[...order, 'length(s.name)', 'f.path', 's.start_line', 's.id'].join(', ')}`).raw().all(...params, ...orderParams) as [number, string][];
   if (q.fileGlob) {
-    const match = picomatch(q.fileGlob, { dot: true, basename: !q.fileGlob.includes('/') });
-    rows = rows.filter((s) => match(s.file));
+    const match = fileMatcher(q.fileGlob);
+    ids = ids.filter(([, file]) => match(file));
   }
-  const lower = pattern.toLowerCase();
-  const rank = (s: SymbolInfo) => {
-    const name = (column === 's.name' ? s.name : s.qualifiedName).toLowerCase();
-    if (isGlob) return 0;
-    return name === lower ? 0 : name.startsWith(lower) ? 1 : 2;
-  };
-  rows.sort((a, b) => rank(a) - rank(b) || a.name.length - b.name.length || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)
-    || a.startLine - b.startLine);
-  return { total: rows.length, symbols: rows.slice(0, q.limit) };
+  const page = ids.slice(0, q.limit).map(([id]) => id);
+  const byId = new Map(symbolsWhere(db, 's.id IN (SELECT value FROM json_each(?))', [JSON.stringify(page)]).map((x) => [x.id, x]));
+  return { total: ids.length, symbols: page.map((id) => byId.get(id)!) };
 }
 
 /**
@@ -115,7 +135,7 @@ export function findSymbolsByRef(db: Database.Database, ref: string, fileGlob?: 
   if (rows.some((s) => s.qualifiedName === name || s.name === name)) rows = rows.filter((s) => s.qualifiedName === name || s.name === name);
   if (rows.some((s) => s.kind !== 'module')) rows = rows.filter((s) => s.kind !== 'module');
   if (fileGlob) {
-    const match = picomatch(fileGlob, { dot: true, basename: !fileGlob.includes('/') });
+    const match = fileMatcher(fileGlob);
     rows = rows.filter((s) => match(s.file));
   }
   return rows;
@@ -131,12 +151,12 @@ export interface EdgeInfo {
 }
 
 export function edgesTo(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
-  return db.prepare(`SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
+  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
     WHERE dst_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
 }
 
 export function edgesFrom(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
-  return db.prepare(`SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
+  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
     WHERE src_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
 }
 
@@ -154,7 +174,7 @@ export interface FileRow {
 }
 
 export function fileByPath(db: Database.Database, p: string): FileRow | null {
-  const r = db.prepare('SELECT id, path, language, hash, size, loc, partial, error_count, is_test, warnings FROM files WHERE path = ?')
+  const r = prepared(db, 'SELECT id, path, language, hash, size, loc, partial, error_count, is_test, warnings FROM files WHERE path = ?')
     .raw().get(p) as [number, string, string, string, number, number, number, number, number, string | null] | undefined;
   if (!r) return null;
   return {

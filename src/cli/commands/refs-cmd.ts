@@ -12,18 +12,19 @@ export function registerRefs(program: Command): void {
     .option('--callers', 'only callers')
     .option('--callees', 'only callees')
     .option('--both', 'callers and callees (the default)')
+    .option('--hierarchy', 'also subtypes (implementors, subclasses) and supertypes')
     .option('--depth <n>', 'levels to follow, 1-5', '1')
     .option('--file <glob>', 'pick the symbol among those in files matching this glob')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON: {target, callers: [...], callees: [...], freshness}')
-    .action(async (ref: string, opts: { callers?: boolean; callees?: boolean; both?: boolean; depth: string; file?: string;
+    .action(async (ref: string, opts: { callers?: boolean; callees?: boolean; both?: boolean; hierarchy?: boolean; depth: string; file?: string;
       repo?: string; json?: boolean }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, 5);
       const both = opts.both || (!opts.callers && !opts.callees);
       const { db, freshness } = await openIndexRecovering(opts.repo);
       try {
         const res = symbolReferences(db, ref, {
-          callers: both || !!opts.callers, callees: both || !!opts.callees, depth, fileGlob: opts.file,
+          callers: both || !!opts.callers, callees: both || !!opts.callees, depth, fileGlob: opts.file, hierarchy: opts.hierarchy,
         });
         emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
       } finally {
@@ -46,5 +47,7 @@ function render(r: RefsResult): string {
   };
   section('Callers', r.callers);
   section('Callees', r.callees);
+  section('Subtypes', r.subtypes);
+  section('Supertypes', r.supertypes);
   return out.join('\n');
 }

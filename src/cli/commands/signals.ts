@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { CgError, errorMessage } from '../../errors.js';
 import { isBinary } from '../../extract/filters.js';
 import type { SignalLocation } from '../../retrieve/query.js';
-import { isLibraryPath, parseSignals } from '../../retrieve/signals.js';
+import { signalsFromText } from '../../retrieve/signal-input.js';
 
 const MAX_SIGNAL_BYTES = 10 * 1024 * 1024;
 
@@ -20,7 +20,5 @@ export function readSignals(root: string, file: string, db: Database.Database): 
     throw new CgError('usage', `The signal file is ${buf.length} bytes; the limit is ${MAX_SIGNAL_BYTES}`, 'Pass the relevant part of the log.');
   }
   if (isBinary(buf)) throw new CgError('usage', `${file} is not text`, 'Pass a text file with a stack trace, test output or log lines.');
-  const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
-  // A frame in an installed library is neither a seed nor stale: it is simply not the repository's code.
-  return parseSignals(buf.toString('utf8'), { root, files }).filter((r) => r.exists || !isLibraryPath(r.path));
+  return signalsFromText(db, root, buf.toString('utf8'));
 }

@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// MCP server benchmark (issue 6): `cg serve` as an agent sees it, through the SDK's stdio client.
+//
+//   cold start       spawn `cg serve` -> initialize -> first answer (search_symbols), and to the first
+//                    codegraph_query (which also loads the tokenizer and the embedding model); median of N
+//   warm latency     p50/p95 per tool over --calls calls with varied arguments, round trip over stdio
+//   idle RSS         of the server process after the warm calls (query path loaded), and of a server
+//                    started with --no-warm after one search_symbols
+//   baseline         the same question as a fresh `cg` CLI process (what an agent pays without a server),
+//                    measured in the same run: the ratio is server p50 / CLI p50
+//
+// Usage: node eval/bench-mcp.mjs [--repo GIT_DIR] [--calls 30] [--cold 5] [--label NAME]
+// Default corpus: the Textualize/rich mirror (51.8k lines of Python, tests included).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CG = path.join(here, '..', 'bin', 'cg.js');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+const repo = opt('--repo', '/work/.mirror/Textualize+rich/repo');
+const calls = Number(opt('--calls', '30'));
+const coldRuns = Number(opt('--cold', '5'));
+const label = opt('--label', path.basename(path.dirname(repo)));
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const median = (xs) => pct(xs, 50);
+const ms = (x) => Math.round(x * 100) / 100;
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-bench-mcp-'));
+const dir = path.join(scratch, 'repo');
+execFileSync('git', ['clone', '-q', '--shared', repo, dir]);
+const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+const cli = (a) => spawnSync(process.execPath, [CG, ...a], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+const idx = JSON.parse(cli(['index', '--json', '-q']).stdout);
+const loc = Object.values(idx.languages).reduce((a, v) => a + v.loc, 0);
+console.error(`corpus ${label} @${commit.slice(0, 8)}: ${idx.files} files, ${loc} lines, ${idx.symbols} symbols, ${idx.edges} edges`);
+
+async function start(extra = []) {
+  const client = new Client({ name: 'bench', version: '0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CG, 'serve', dir, ...extra], stderr: 'pipe' });
+  let err = '';
+  transport.stderr.on('data', (d) => (err += String(d)));
+  await client.connect(transport);
+  return { client, transport, stderr: () => err };
+}
+
+async function timed(client, name, a) {
+  const t = performance.now();
+  const r = await client.callTool({ name, arguments: a });
+  const dt = performance.now() - t;
+  if (r.isError && r.structuredContent?.status !== 'empty_results') throw new Error(`${name} failed: ${r.content[0].text.slice(0, 300)}`);
+  return dt;
+}
+
+const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+// Cold start.
+const coldFirst = [];
+const coldQuery = [];
+for (let i = 0; i < coldRuns; i++) {
+  let t = performance.now();
+  let s = await start();
+  await timed(s.client, 'search_symbols', { query: 'Console' });
+  coldFirst.push(performance.now() - t);
+  await s.client.close();
+  t = performance.now();
+  s = await start();
+  await timed(s.client, 'codegraph_query', { query: 'render a table with a border style' });
+  coldQuery.push(performance.now() - t);
+  await s.client.close();
+}
+
+// Varied arguments, taken from the index itself.
+const names = JSON.parse(cli(['symbols', '*', '--kind', 'method', '--limit', '1000', '--json']).stdout).symbols;
+// Names that pick one symbol (a property's getter and setter share theirs), outside the tests.
+const counts = new Map();
+for (const s of names) counts.set(`${s.file}:${s.qualifiedName}`, (counts.get(`${s.file}:${s.qualifiedName}`) ?? 0) + 1);
+const unique = [...new Map(names.map((s) => [s.qualifiedName, s])).values()]
+  .filter((s) => !s.file.startsWith('tests/') && counts.get(`${s.file}:${s.qualifiedName}`) === 1);
+const pick = (i) => unique[(i * 37) % unique.length];
+const tasks = ['render a table with a border style', 'progress bar refresh rate', 'syntax highlighting of code with a theme',
+  'markdown headings rendering', 'console width detection on windows terminals', 'traceback with local variables',
+  'live display refresh while printing', 'text wrapping and justification', 'prompt for a password without echo',
+  'emoji replacement in text', 'logging handler that prints rich output', 'tree with guide lines', 'measure the width of renderables',
+  'color downgrade to 256 colors', 'export console output as html'];
+const files = [...new Set(unique.map((s) => s.file))];
+
+const plan = {
+  search_symbols: (i) => ({ query: pick(i).name.slice(0, Math.max(3, pick(i).name.length - 2)) }),
+  get_references: (i) => ({ symbol: `${pick(i).file}:${pick(i).qualifiedName}`, depth: 2 }),
+  file_context: (i) => ({ path: files[i % files.length] }),
+  status: () => ({}),
+  get_structure: (i) => (i % 2 ? { folder: 'rich', token_budget: 1500 } : { token_budget: 1500 }),
+  tests_for: (i) => ({ symbols: [`${pick(i).file}:${pick(i).qualifiedName}`] }),
+  get_blast_radius: (i) => ({ symbols: [`${pick(i).file}:${pick(i).qualifiedName}`], max_depth: 2 }),
+  codegraph_query: (i) => ({ query: tasks[i % tasks.length] }),
+  'codegraph_query (include_snippets false)': (i) => ({ query: tasks[i % tasks.length], include_snippets: false }),
+  get_context: (i) => ({ query: tasks[i % tasks.length] }),
+};
+
+const s = await start();
+const pid = s.transport.pid;
+// Let the background warm-up finish before timing (as it would while an agent reads the tool list).
+for (let i = 0; i < 200 && !s.stderr().includes('query path warm'); i++) await new Promise((r) => setTimeout(r, 50));
+const warm = {};
+for (const [name, argsOf] of Object.entries(plan)) {
+  const tool = name.split(' ')[0];
+  await timed(s.client, tool, argsOf(1000)); // first call of each tool not counted (statement preparation)
+  const xs = [];
+  for (let i = 0; i < calls; i++) xs.push(await timed(s.client, tool, argsOf(i)));
+  warm[name] = { p50: ms(median(xs)), p95: ms(pct(xs, 95)), max: ms(Math.max(...xs)), calls };
+  console.error(`${name.padEnd(17)} p50 ${warm[name].p50} ms  p95 ${warm[name].p95} ms`);
+}
+await new Promise((r) => setTimeout(r, 2000));
+const idleRss = rssMiB(pid);
+await s.client.close();
+
+const lazy = await start(['--no-warm']);
+await timed(lazy.client, 'search_symbols', { query: 'Console' });
+await new Promise((r) => setTimeout(r, 1000));
+const idleRssNoWarm = rssMiB(lazy.transport.pid);
+await lazy.client.close();
+
+// Baseline: a fresh CLI process per question.
+const baseline = {};
+const cliPlan = {
+  search_symbols: (i) => ['symbols', plan.search_symbols(i).query, '--limit', '20', '--json'],
+  get_references: (i) => ['refs', plan.get_references(i).symbol, '--depth', '2', '--json'],
+  codegraph_query: (i) => ['query', tasks[i % tasks.length], '--snippets', '--json'],
+};
+for (const [name, argv] of Object.entries(cliPlan)) {
+  const xs = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const r = cli(argv(i));
+    xs.push(performance.now() - t);
+    if (r.status !== 0) throw new Error(`cg ${argv(i).join(' ')}: ${r.stderr}`);
+  }
+  baseline[name] = { p50: ms(median(xs)), runs: xs.length, ratio: ms(warm[name].p50 / median(xs)) };
+}
+
+const result = {
+  date: new Date().toISOString(),
+  machine: `${os.cpus()[0]?.model} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  note: 'shared machine: 2 cores used by other sessions at the same time; figures are upper bounds',
+  loadAverage: { atEnd: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+  corpus: { label, commit, files: idx.files, lines: loc, symbols: idx.symbols, edges: idx.edges, vectors: idx.vectors ?? null },
+  coldStartMs: { firstAnswer: { median: ms(median(coldFirst)), runs: coldFirst.map(ms) }, firstQuery: { median: ms(median(coldQuery)), runs: coldQuery.map(ms) } },
+  warmMs: warm,
+  idleRssMiB: { warm: ms(idleRss), noWarm: ms(idleRssNoWarm) },
+  cliBaselineMs: baseline,
+  targets: { coldStartMs: 1000, symbolSearchAndRefsP95Ms: 5, contextAndQueryP95Ms: 50, idleRssMiB: 150 },
+};
+fs.mkdirSync(path.join(here, 'results'), { recursive: true });
+fs.writeFileSync(path.join(here, 'results', 'bench-mcp.json'), `${JSON.stringify(result, null, 2)}\n`);
+console.log(JSON.stringify(result, null, 2));
+fs.rmSync(scratch, { recursive: true, force: true });

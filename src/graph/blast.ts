@@ -1,0 +1,192 @@
+import type Database from 'better-sqlite3';
+import { CgError } from '../errors.js';
+import type { SymbolInfo } from '../store/queries.js';
+import { dependents, pathTo, type Reach, type Relation } from './impact.js';
+import { changeTargets, type ChangeInput, type ChangedSymbol } from './targets.js';
+
+/** A symbol as the impact answers show it: enough to open it, not its whole record. */
+export interface SymbolRef {
+  symbol: string;
+  kind: string;
+  file: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface PathStep {
+  symbol: string;
+  file: string;
+  line: number | null;
+  /** How this step depends on the next one (null on the changed symbol itself). */
+  relation: Relation | null;
+}
+
+export interface TestHit extends SymbolRef {
+  depth: number;
+  confidence: number;
+  /** From the test to the changed symbol: the calls, imports or test edges that link them. */
+  path: PathStep[];
+}
+
+export interface TestsForResult {
+  changed: (SymbolRef & { reason: string })[];
+  unmatched: { input: string; reason: string }[];
+  tests: TestHit[];
+  /** Test files to run, best first, with how many of the tests above are in each. */
+  testFiles: { file: string; tests: number; confidence: number }[];
+  depth: number;
+  truncated: boolean;
+  warnings: string[];
+}
+
+export const DEFAULT_IMPACT_DEPTH = 3;
+export const MAX_IMPACT_DEPTH = 6;
+
+function ref(s: SymbolInfo): SymbolRef {
+  return { symbol: s.qualifiedName, kind: s.kind, file: s.file, startLine: s.startLine, endLine: s.endLine };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function testFilesOf(db: Database.Database): Set<string> {
+  return new Set(db.prepare('SELECT path FROM files WHERE is_test = 1').pluck().all() as string[]);
+}
+
+function requireChanges(input: ChangeInput): void {
+  if (!input.files?.length && !input.symbols?.length && !input.diff?.trim()) {
+    throw new CgError('usage', 'Nothing to look at: no files, symbols or diff given',
+      'Pass the changed files, the changed symbols (qualified names), or the output of `git diff`.');
+  }
+}
+
+/**
+ * The tests to run first for a change (spec 004, user story 5): every test that reaches a changed
+ * symbol through calls, imports or test edges within `depth` steps, strongest link first, each with
+ * the chain that links it to the change.
+ */
+export function testsFor(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string): TestsForResult {
+  requireChanges(input);
+  const { changed, unmatched } = changeTargets(db, input, checkPath);
+  const seeds = new Map(changed.map((c) => [c.symbol.id, c.symbol]));
+  const walk = dependents(db, [...seeds.values()], { depth, testFiles: testFilesOf(db) });
+  const tests = testHits(walk.reached, seeds);
+  // A changed test is itself a test to run.
+  for (const c of changed) {
+    if (c.symbol.isTest) tests.unshift({ ...ref(c.symbol), depth: 0, confidence: 1, path: [{ symbol: c.symbol.qualifiedName, file: c.symbol.file, line: c.symbol.startLine, relation: null }] });
+  }
+  const warnings: string[] = [];
+  if (!changed.length) warnings.push('None of the inputs matched an indexed symbol or file; see unmatched.');
+  else if (!tests.length) warnings.push(`No test reaches the change within ${depth} steps of calls, imports or test edges: run the whole suite, or raise max_depth.`);
+  return { changed: changed.map(changedRef), unmatched, tests, testFiles: testFiles(tests), depth, truncated: walk.truncated, warnings };
+}
+
+function changedRef(c: ChangedSymbol): SymbolRef & { reason: string } {
+  return { ...ref(c.symbol), reason: c.reason };
+}
+
+function testHits(reached: Map<number, Reach>, seeds: Map<number, SymbolInfo>): TestHit[] {
+  return [...reached.values()].filter((r) => r.isTest)
+    .map((r) => ({ ...ref(r.symbol), depth: r.depth, confidence: round(r.confidence), path: pathTo(reached, r.symbol.id, seeds) }))
+    .sort((a, b) => b.confidence - a.confidence || a.depth - b.depth || a.file.localeCompare(b.file) || a.startLine - b.startLine);
+}
+
+function testFiles(tests: TestHit[]): TestsForResult['testFiles'] {
+  const by = new Map<string, { file: string; tests: number; confidence: number }>();
+  for (const t of tests) {
+    const e = by.get(t.file) ?? { file: t.file, tests: 0, confidence: 0 };
+    e.tests++;
+    e.confidence = Math.max(e.confidence, t.confidence);
+    by.set(t.file, e);
+  }
+  return [...by.values()].sort((a, b) => b.confidence - a.confidence || b.tests - a.tests || a.file.localeCompare(b.file));
+}
+
+export interface Dependent extends SymbolRef {
+  depth: number;
+  relation: Relation;
+  /** The symbol it depends on, one step closer to the change. */
+  via: string;
+  line: number | null;
+  confidence: number;
+  isTest: boolean;
+}
+
+export interface BlastRadius {
+  targets: (SymbolRef & { reason: string })[];
+  unmatched: { input: string; reason: string }[];
+  /** Depth 1, by relation: who calls, imports, extends or implements, or tests the targets directly. */
+  direct: Record<'callers' | 'importers' | 'subtypes' | 'tests', Dependent[]>;
+  /** Depth 2 and beyond. */
+  transitive: Dependent[];
+  byDepth: Record<string, number>;
+  affectedFiles: { file: string; dependents: number; nearest: number; isTest: boolean }[];
+  tests: TestHit[];
+  risk: { level: 'low' | 'medium' | 'high'; reasons: string[] };
+  depth: number;
+  truncated: boolean;
+}
+
+/** Bombe §5: what a change to these symbols or files can break, how far, and which tests would notice. */
+export function blastRadius(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string): BlastRadius {
+  requireChanges(input);
+  const { changed, unmatched } = changeTargets(db, input, checkPath);
+  const seeds = new Map(changed.map((c) => [c.symbol.id, c.symbol]));
+  const testFilesSet = testFilesOf(db);
+  const walk = dependents(db, [...seeds.values()], { depth, testFiles: testFilesSet });
+  const all: Dependent[] = [...walk.reached.values()].map((r) => ({
+    ...ref(r.symbol), depth: r.depth, relation: r.relation, via: (seeds.get(r.via) ?? walk.reached.get(r.via)?.symbol)?.qualifiedName ?? '',
+    line: r.line, confidence: round(r.confidence), isTest: r.isTest,
+  })).sort((a, b) => a.depth - b.depth || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine);
+  const direct = all.filter((d) => d.depth === 1);
+  const byDepth: Record<string, number> = {};
+  for (const d of all) byDepth[d.depth] = (byDepth[d.depth] ?? 0) + 1;
+  const files = new Map<string, BlastRadius['affectedFiles'][number]>();
+  for (const d of all) {
+    const f = files.get(d.file) ?? { file: d.file, dependents: 0, nearest: d.depth, isTest: testFilesSet.has(d.file) };
+    f.dependents++;
+    f.nearest = Math.min(f.nearest, d.depth);
+    files.set(d.file, f);
+  }
+  const tests = testHits(walk.reached, seeds);
+  const affectedFiles = [...files.values()].sort((a, b) => a.nearest - b.nearest || b.dependents - a.dependents || a.file.localeCompare(b.file));
+  return {
+    targets: changed.map(changedRef), unmatched,
+    direct: {
+      callers: direct.filter((d) => d.relation === 'calls' && !d.isTest),
+      importers: direct.filter((d) => d.relation === 'imports' && !d.isTest),
+      subtypes: direct.filter((d) => d.relation === 'extends' || d.relation === 'implements'),
+      tests: direct.filter((d) => d.isTest),
+    },
+    transitive: all.filter((d) => d.depth > 1),
+    byDepth, affectedFiles, tests,
+    risk: risk(changed.map((c) => c.symbol), all, affectedFiles, tests),
+    depth, truncated: walk.truncated,
+  };
+}
+
+/**
+ * A heuristic, stated with its reasons so an agent can weigh them: how much code depends on the
+ * targets, across how many files, whether they are public, and whether any test would notice.
+ */
+function risk(targets: SymbolInfo[], deps: Dependent[], files: BlastRadius['affectedFiles'], tests: TestHit[]): BlastRadius['risk'] {
+  const code = deps.filter((d) => !d.isTest);
+  const codeFiles = files.filter((f) => !f.isTest).length;
+  const reasons: string[] = [];
+  let points = 0;
+  if (code.length >= 20) points += 2;
+  else if (code.length >= 5) points += 1;
+  reasons.push(`${code.length} dependent symbol(s) in ${codeFiles} file(s) outside tests`);
+  if (codeFiles >= 10) points += 1;
+  if (targets.some((t) => t.exported || t.visibility === 'public')) {
+    points += 1;
+    reasons.push('public or exported: code outside the repository may depend on it too');
+  }
+  if (!tests.length) {
+    points += code.length ? 2 : 1;
+    reasons.push('no test reaches it: a break would go unnoticed');
+  } else reasons.push(`${tests.length} test(s) reach it`);
+  const level = points >= 3 ? 'high' : points >= 2 ? 'medium' : 'low';
+  return { level, reasons };
+}

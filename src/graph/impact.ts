@@ -1,0 +1,115 @@
+import type Database from 'better-sqlite3';
+import { edgesTo, symbolById, type SymbolInfo } from '../store/queries.js';
+
+/**
+ * What depends on a set of symbols: a breadth-first walk against the direction of the edges (who
+ * calls it, who imports it or the class or module holding it, who extends or implements it, which
+ * tests exercise it), each symbol reached once at its smallest depth, with the path that reached it.
+ * Tests are end points: the walk does not continue from a test into the tests that call it. Both
+ * `get_blast_radius` and `tests_for` are views of this one walk.
+ */
+export const DEPENDENT_RELATIONS = ['calls', 'imports', 'extends', 'implements', 'tests'] as const;
+export type Relation = (typeof DEPENDENT_RELATIONS)[number];
+
+export interface Reach {
+  symbol: SymbolInfo;
+  depth: number;
+  /** How this symbol depends on `via`: it calls it, imports it, extends it, ... */
+  relation: Relation;
+  /** The symbol one step closer to the change. */
+  via: number;
+  /** The line of the edge, in this symbol's file. */
+  line: number | null;
+  /** Product of the confidences of the edges along the path. */
+  confidence: number;
+  isTest: boolean;
+}
+
+export interface DependentsOptions {
+  depth: number;
+  /** Stop after this many symbols (the answer says it was cut). */
+  limit?: number;
+  /** Paths of test files: their module-level code (describe/it suites) counts as a test. */
+  testFiles: Set<string>;
+}
+
+export interface Dependents {
+  reached: Map<number, Reach>;
+  truncated: boolean;
+}
+
+export function dependents(db: Database.Database, seeds: SymbolInfo[], opts: DependentsOptions): Dependents {
+  const limit = opts.limit ?? 2000;
+  const seedIds = new Set(seeds.map((s) => s.id));
+  const reached = new Map<number, Reach>();
+  const cache = new Map<number, SymbolInfo | null>();
+  const get = (id: number) => {
+    if (!cache.has(id)) cache.set(id, symbolById(db, id));
+    return cache.get(id)!;
+  };
+  for (const s of seeds) cache.set(s.id, s);
+  const isTest = (s: SymbolInfo) => s.isTest || (s.kind === 'module' && opts.testFiles.has(s.file));
+  let frontier = seeds.map((s) => ({ sym: s, confidence: 1 }));
+  let truncated = false;
+  for (let depth = 1; depth <= opts.depth && frontier.length; depth++) {
+    const next: typeof frontier = [];
+    for (const { sym, confidence } of frontier) {
+      for (const hop of incoming(db, sym, get)) {
+        if (seedIds.has(hop.src)) continue;
+        const src = get(hop.src);
+        if (!src) continue;
+        const conf = confidence * hop.confidence;
+        const prev = reached.get(hop.src);
+        if (prev) {
+          // Same distance, stronger evidence: keep the better path.
+          if (prev.depth === depth && conf > prev.confidence) Object.assign(prev, { via: sym.id, relation: hop.kind, line: hop.line, confidence: conf });
+          continue;
+        }
+        if (reached.size >= limit) {
+          truncated = true;
+          break;
+        }
+        const r: Reach = { symbol: src, depth, relation: hop.kind, via: sym.id, line: hop.line, confidence: conf, isTest: isTest(src) };
+        reached.set(hop.src, r);
+        if (!r.isTest) next.push({ sym: src, confidence: conf });
+      }
+    }
+    frontier = next;
+  }
+  return { reached, truncated };
+}
+
+/** An import says a file can use a name, not that a given path runs it: weaker than a call (as test imports in the resolver). */
+const IMPORT_WEIGHT = 0.6;
+
+/**
+ * Edges into a symbol. Imports name a file's module or a top-level definition, so a method is also
+ * reached by whoever imports its class or its module (at the import's confidence, scaled down: an
+ * import of the module is weaker evidence than a call).
+ */
+function incoming(db: Database.Database, sym: SymbolInfo, get: (id: number) => SymbolInfo | null):
+  { src: number; kind: Relation; line: number | null; confidence: number }[] {
+  const out = edgesTo(db, sym.id, [...DEPENDENT_RELATIONS]).map((e) => ({ src: e.src, kind: e.kind as Relation, line: e.line,
+    confidence: e.kind === 'imports' ? e.confidence * IMPORT_WEIGHT : e.confidence }));
+  for (let p = sym.parentId === null ? null : get(sym.parentId); p; p = p.parentId === null ? null : get(p.parentId)) {
+    const weight = IMPORT_WEIGHT * (p.kind === 'module' ? 0.5 : 0.8);
+    for (const e of edgesTo(db, p.id, ['imports'])) out.push({ src: e.src, kind: 'imports', line: e.line, confidence: e.confidence * weight });
+  }
+  return out;
+}
+
+/** The chain from a reached symbol back to the change: this symbol first, a seed last. */
+export function pathTo(reached: Map<number, Reach>, id: number, seeds: Map<number, SymbolInfo>):
+  { symbol: string; file: string; line: number | null; relation: Relation | null }[] {
+  const steps: { symbol: string; file: string; line: number | null; relation: Relation | null }[] = [];
+  for (let r = reached.get(id); r; r = reached.get(r.via)) {
+    steps.push({ symbol: r.symbol.qualifiedName, file: r.symbol.file, line: r.line, relation: r.relation });
+    const seed = seeds.get(r.via);
+    if (seed) {
+      steps.push({ symbol: seed.qualifiedName, file: seed.file, line: seed.startLine, relation: null });
+      break;
+    }
+    if (steps.length > 64) break;
+  }
+  return steps;
+}
