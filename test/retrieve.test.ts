@@ -6,6 +6,7 @@ import { runQuery } from '../src/retrieve/query.js';
 import { buildContext } from '../src/retrieve/context.js';
 import { CgError } from '../src/errors.js';
 import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
+import { tokenCounter, tokenFloor } from '../src/retrieve/tokens.js';
 import { copyFixture, git, indexFixture, makeRepo, ROOT, runCg, type Indexed } from './helpers.js';
 
 interface GroundTruthTask {
@@ -61,6 +62,26 @@ describe('tokenize', () => {
 
   it('keeps the evaluation baseline tokenizer exactly as its spec says', () => {
     expect(baselineTokenize('saving created files')).toEqual(['sav', 'creat', 'file']);
+  });
+});
+
+describe('token counts', () => {
+  it('the cheap floor never exceeds the real count (it only lets packing skip places that cannot fit)', async () => {
+    const count = await tokenCounter();
+    const floor = await tokenFloor();
+    const samples = [
+      fs.readFileSync(path.join(ROOT, 'src', 'retrieve', 'query.ts'), 'utf8'),
+      fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'),
+      'déjà vu — 日本語のテキスト 😀 and emoji\r\n\t  indented\n\n\n',
+      '<|endoftext|> special <|fim_prefix|> markers',
+      '',
+    ];
+    for (const text of samples) {
+      for (let i = 0; i < text.length; i += 613) {
+        for (const s of [text.slice(i, i + 900), JSON.stringify(text.slice(i, i + 900))]) expect(floor(s)).toBeLessThanOrEqual(count(s));
+      }
+    }
+    expect(floor('def f(x):\n    return x\n')).toBeGreaterThan(0);
   });
 });
 

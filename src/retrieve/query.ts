@@ -4,12 +4,12 @@ import { Allowlist } from '../secrets/allowlist.js';
 import { scanSecrets } from '../secrets/scan.js';
 import { fileByPath, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
-import { excerptOf, regionsOf, type Region } from './regions.js';
+import { excerptFromLines, fileLines, regionsOf, type Region } from './regions.js';
 import { emptySignals, rankFiles, type RankedFile } from './rank.js';
 import { fuse } from './fusion.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
-import { TOKENIZER, tokenCounter } from './tokens.js';
+import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
 
 /**
  * `cg query`: the places an agent needs for a task, within a token budget, each with a reason and a
@@ -233,17 +233,28 @@ function dedupe(regions: Region[]): Region[] {
 async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean):
   Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated'>> {
   const count = await tokenCounter();
+  const floor = await tokenFloor();
   const top = regions[0]?.score || 1;
   const files: QueryEntry[] = [];
   let used = 0;
   let truncated = false;
   const noSecrets = Allowlist.empty();
+  // Places of one file share its text; read it once per answer.
+  const texts = new Map<string, string[] | null>();
+  const linesOf = (p: string) => {
+    if (!texts.has(p)) texts.set(p, fileLines(root, p));
+    return texts.get(p)!;
+  };
+  // No entry is smaller than this one; once less than it is left, nothing else can fit.
+  const smallest = count(JSON.stringify({ path: '', line_range: [0, 0], symbol: null, kind: '', signature: null, excerpt: null,
+    score: 0, rationale: '', confidence: 0 }));
   for (const r of regions) {
-    if (files.length >= maxRegions) {
+    if (files.length >= maxRegions || budget - used < smallest) {
       truncated = true;
       break;
     }
-    let excerpt = snippets ? excerptOf(root, r) : null;
+    const lines = snippets ? linesOf(r.path) : null;
+    let excerpt = lines && excerptFromLines(lines, r);
     // The file may have changed since it was scanned: never hand out text that now looks like a credential.
     if (excerpt && scanSecrets(r.path, excerpt, noSecrets).length) excerpt = null;
     const entry: QueryEntry = {
@@ -251,7 +262,12 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       signature: r.symbol?.signature || null, excerpt, score: round(r.score / top), rationale: r.rationale,
       confidence: round(confidenceOf(r.score / top)),
     };
-    const tokens = count(JSON.stringify(entry));
+    const json = JSON.stringify(entry);
+    if (used + floor(json) > budget) {
+      truncated = true;
+      continue;
+    }
+    const tokens = count(json);
     if (used + tokens > budget) {
       truncated = true;
       continue;

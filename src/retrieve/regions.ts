@@ -81,13 +81,20 @@ function quoted(words: string[]): string {
 
 /** The region's source lines (capped), or null when the file cannot be read any more. */
 export function excerptOf(root: string, r: { path: string; startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string | null {
-  let text: string;
+  const lines = fileLines(root, r.path);
+  return lines && excerptFromLines(lines, r, maxLines);
+}
+
+/** A file's lines, or null when it cannot be read (gone since it was indexed, unreadable). */
+export function fileLines(root: string, relPath: string): string[] | null {
   try {
-    text = fs.readFileSync(path.join(root, r.path), 'utf8');
+    return fs.readFileSync(path.join(root, relPath), 'utf8').split('\n');
   } catch {
     return null;
   }
-  const lines = text.split('\n');
+}
+
+export function excerptFromLines(lines: string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {
   const end = Math.min(r.endLine, r.startLine + maxLines - 1, lines.length);
   const body = lines.slice(r.startLine - 1, end).join('\n');
   return end < r.endLine ? `${body}\n… (${r.endLine - end} more lines)` : body;

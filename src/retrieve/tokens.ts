@@ -6,15 +6,36 @@
 import type { Tiktoken } from 'js-tiktoken/lite';
 
 export const TOKENIZER = 'cl100k_base';
-let encoder: Promise<Tiktoken> | null = null;
+let encoder: Promise<{ enc: Tiktoken; pieces: RegExp }> | null = null;
 
-async function load(): Promise<Tiktoken> {
+async function load(): Promise<{ enc: Tiktoken; pieces: RegExp }> {
   const [{ Tiktoken }, ranks] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]);
-  return new Tiktoken(ranks.default);
+  return { enc: new Tiktoken(ranks.default), pieces: new RegExp(ranks.default.pat_str, 'gu') };
 }
 
 export async function tokenCounter(): Promise<(text: string) => number> {
   encoder ??= load();
-  const enc = await encoder;
+  const { enc } = await encoder;
   return (text: string) => enc.encode(text, 'all').length;
+}
+
+/**
+ * A lower bound of the token count, far cheaper than counting: the encoding first splits text into
+ * pieces with its pattern and every piece is at least one token. Packing uses it to pass over places
+ * that cannot fit without running byte-pair merging on them. Text with special-token markers (`<|`),
+ * which encode as one token each, gets no bound (0).
+ */
+export async function tokenFloor(): Promise<(text: string) => number> {
+  encoder ??= load();
+  const { pieces } = await encoder;
+  return (text: string) => {
+    if (text.includes('<|')) return 0;
+    let n = 0;
+    pieces.lastIndex = 0;
+    for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
+      if (m[0] === '') pieces.lastIndex++; // never loop on an empty match
+      else n++;
+    }
+    return n;
+  };
 }
