@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import { CgError, errorMessage } from '../errors.js';
 import type { Meta } from '../store/db.js';
 import { deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCache, saveEmbeddings, storedVectors, type EmbedItem } from '../vectors/cache.js';
-import { loadEmbedder, type Embedder } from '../vectors/embedder.js';
+import { sharedEmbedder } from '../vectors/embedder.js';
 import { modelKey, modelSpecFromConfig, modelStatus, unavailableError } from '../vectors/model.js';
 import { pruneVectorFiles, VectorStore } from '../vectors/store.js';
 import { embedText } from '../vectors/text.js';
@@ -64,12 +64,11 @@ export async function syncVectors(db: Database.Database, dir: string, config: Co
     ? openPrevious(dir, previous.vectors_file) : null;
   const full = previousStore === null;
 
-  let embedder: Embedder | null = null;
   try {
     const items = embedItems(db, full ? null : fileIds);
     const u = await embedSymbols(db, items, {
       model: key,
-      embed: async (texts) => (embedder ??= await loadEmbedder(spec)).embed(texts),
+      embed: async (texts) => (await sharedEmbedder(spec)).embed(texts),
     });
     const gone = db.prepare('SELECT symbol_id FROM symbol_embeddings WHERE symbol_id NOT IN (SELECT id FROM symbols)').pluck().all() as number[];
     deleteSymbolEmbeddings(db, gone);
@@ -85,6 +84,7 @@ export async function syncVectors(db: Database.Database, dir: string, config: Co
       pruneEmbeddingCache(db, key);
     }
     const file = store ? store.save(dir, generation) : '';
+    lastSaved = store ? { file: path.join(dir, file), store } : null;
     const summary = { status: 'ok' as const, model: key, embedded: u.stats.embedded, fromCache: u.stats.fromCache,
       unchanged: u.stats.unchanged, count: store?.size ?? 0, full };
     return done(summary, { vectors_status: 'ok', vectors_file: file, vectors_model: key, vectors_dims: dims ?? 0,
@@ -92,8 +92,6 @@ export async function syncVectors(db: Database.Database, dir: string, config: Co
   } catch (err) {
     if (err instanceof CgError && err.code === 'model_unavailable') return unavailable(err);
     throw err;
-  } finally {
-    await (embedder as Embedder | null)?.dispose();
   }
 }
 
@@ -124,8 +122,20 @@ function storedDims(db: Database.Database, key: string): number | null {
 }
 
 /** The previous generation's vectors, to update in place; null (rebuild from the cache) when missing or damaged. */
+/**
+ * The store this process saved last, with the file it went to: a long-running applier (`cg watch`)
+ * carries it into the next generation instead of reading back the file it just wrote. It is used only
+ * when the committed generation names exactly that file (a rolled-back one does not).
+ */
+let lastSaved: { file: string; store: VectorStore } | null = null;
+
 function openPrevious(dir: string, file: string | undefined): VectorStore | null {
   if (!file || !fs.existsSync(path.join(dir, file))) return null;
+  if (lastSaved?.file === path.join(dir, file)) {
+    const { store } = lastSaved;
+    lastSaved = null;
+    return store;
+  }
   try {
     return VectorStore.open(path.join(dir, file));
   } catch (err) {

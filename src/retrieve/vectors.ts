@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Config } from '../config/config.js';
 import { CgError, errorMessage } from '../errors.js';
 import { readMeta } from '../store/db.js';
-import { loadEmbedder, type Embedder } from '../vectors/embedder.js';
+import { sharedEmbedder } from '../vectors/embedder.js';
 import { modelKey, modelSpecFromConfig } from '../vectors/model.js';
 import { VectorStore } from '../vectors/store.js';
 
@@ -27,7 +27,6 @@ export interface VectorMatches {
 /** Nearest symbols to look at: enough that every plausible file has its best symbol among them. */
 export const VECTOR_NEIGHBOURS = 1000;
 
-const embedders = new Map<string, Promise<Embedder>>();
 const stores = new Map<string, VectorStore>();
 /** Generations a long-running reader keeps open: the current one and a few it may still be finishing. */
 const OPEN_STORES = 3;
@@ -57,7 +56,7 @@ export async function vectorMatches(db: Database.Database, config: Config, text:
   let query: Float32Array;
   try {
     store = openStore(path.join(path.dirname(db.name), meta.vectors_file));
-    [query] = await (await embedderFor(key, spec)).embed([text]);
+    [query] = await (await sharedEmbedder(spec)).embed([text]);
   } catch (err) {
     if (err instanceof CgError && (err.code === 'model_unavailable' || err.code === 'index_corrupt')) {
       return none('unavailable', `${err.message}. ${err.hint ?? ''}`.trim());
@@ -79,16 +78,6 @@ export async function vectorMatches(db: Database.Database, config: Config, text:
     for (const list of byFile.values()) list.sort((a, b) => b.score - a.score);
   }
   return { status: 'ok', files, symbols, byFile };
-}
-
-function embedderFor(key: string, spec: Parameters<typeof loadEmbedder>[0]): Promise<Embedder> {
-  let e = embedders.get(key);
-  if (!e) {
-    e = loadEmbedder(spec);
-    embedders.set(key, e);
-    e.catch(() => embedders.delete(key)); // a failed load is retried by the next query
-  }
-  return e;
 }
 
 /** Vector files never change once written (each generation has its own), so an opened one is reused. */

@@ -37,6 +37,24 @@ export interface Embedder {
 
 const DEFAULT_BATCH = 64;
 
+const shared = new Map<string, Promise<Embedder>>();
+
+/**
+ * One embedder per model for the whole process, never disposed: loading takes ~0.7 s, and a
+ * long-running process (`cg watch`, `cg serve`) would otherwise pay it on every update or query.
+ * A failed load is forgotten so the next call tries again.
+ */
+export function sharedEmbedder(spec: ModelSpec = BUILTIN_MODEL): Promise<Embedder> {
+  const key = modelKey(spec);
+  let e = shared.get(key);
+  if (!e) {
+    e = loadEmbedder(spec);
+    shared.set(key, e);
+    e.catch(() => shared.delete(key));
+  }
+  return e;
+}
+
 export async function loadEmbedder(spec: ModelSpec = BUILTIN_MODEL, opts: EmbedderOptions = {}): Promise<Embedder> {
   const status = modelStatus(spec);
   if (!status.available) throw unavailableError(spec, status.missing);
