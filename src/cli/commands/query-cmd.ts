@@ -22,21 +22,41 @@ export function registerQuery(program: Command): void {
     .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in .codegraph/config.json, else hybrid)`)
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON (the PRD §6 response: status, files[{path, line_range, symbol, excerpt, score, rationale, confidence}], ...)')
-    .action(async (words: string[], opts: { cursorFile?: string; budget: string; depth: string; snippets?: boolean; signalFile?: string;
-      preset?: string; repo?: string; json?: boolean }) => {
-      const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
-      const depth = parseIntInRange('--depth', opts.depth, 0, 3);
-      const { root, db, freshness } = await openIndexRecovering(opts.repo);
+    .action(async (words: string[], opts: TaskOptions & { snippets?: boolean }) => {
+      const { root, db, freshness, task } = await openForTask(words, opts);
       try {
-        const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
-        const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
-        const res = await runQuery(db, root, { text: words.join(' '), budget, depth, snippets: !!opts.snippets, cursorFile, signals,
-          preset: parsePreset(opts.preset) });
+        const res = await runQuery(db, root, { ...task, snippets: !!opts.snippets });
         emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
       } finally {
         db.close();
       }
     });
+}
+
+interface TaskOptions {
+  cursorFile?: string;
+  budget: string;
+  depth: string;
+  signalFile?: string;
+  preset?: string;
+  repo?: string;
+  json?: boolean;
+}
+
+/** The options `cg query` and `cg context` share, checked, and the index they read. */
+async function openForTask(words: string[], opts: TaskOptions) {
+  const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
+  const depth = parseIntInRange('--depth', opts.depth, 0, 3);
+  const preset = parsePreset(opts.preset);
+  const { root, db, freshness } = await openIndexRecovering(opts.repo);
+  try {
+    const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
+    const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
+    return { root, db, freshness, task: { text: words.join(' '), budget, depth, cursorFile, signals, preset } };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 }
 
 function parsePreset(name: string | undefined): RankingPreset | undefined {
@@ -75,15 +95,10 @@ export function registerContext(program: Command): void {
     .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')}`)
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON: {summary, relationships, files: [{path, form, places, text}], tokens_used, ...}')
-    .action(async (words: string[], opts: { cursorFile?: string; budget: string; depth: string; signalFile?: string; preset?: string;
-      repo?: string; json?: boolean }) => {
-      const budget = parseIntInRange('--budget', opts.budget, 100, 200_000);
-      const depth = parseIntInRange('--depth', opts.depth, 0, 3);
-      const { root, db, freshness } = await openIndexRecovering(opts.repo);
+    .action(async (words: string[], opts: TaskOptions) => {
+      const { root, db, freshness, task } = await openForTask(words, opts);
       try {
-        const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
-        const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
-        const res = await buildContext(db, root, { text: words.join(' '), budget, depth, cursorFile, signals, preset: parsePreset(opts.preset) });
+        const res = await buildContext(db, root, task);
         emit(opts, { ...res, freshness }, (r) => `${renderContext(r)}\n${freshnessLine(freshness)}`);
       } finally {
         db.close();
