@@ -9,9 +9,14 @@
  *     tokenizer.json         WordLevel; camelCase/PascalCase/snake_case split, lower-cased, [UNK]
  *     tokenizer_config.json
  *     onnx/model.onnx        Gather(int8 table) * Gather(per-row scale) -> last_hidden_state
+ *     static/vocab.txt       the same vocabulary, one word per line from id 2 ([PAD] 0 and [UNK] 1 implied)
+ *     static/table.bin       the same weights: float32 scales (one per id), then the int8 table, little-endian
  *     cg-model.json          provenance: source package, version, recipe; used for the up-to-date check
  *
  * The pipeline does the mean pooling (over the attention mask) and the L2 normalisation.
+ * `static/` holds the same vocabulary and weights in a form cg reads directly (src/vectors/static.ts):
+ * loading them costs a fraction of the memory and time of the tokenizer and ONNX session, and gives
+ * the same vectors (test/static-embedder.test.ts compares both paths).
  *
  * Recipe (why each step):
  * - Vocabulary: every GloVe word the tokenizer can produce, i.e. /^[a-z]{2,}$/ (318k of 341k). The
@@ -98,7 +103,7 @@ function isCurrent(out, stamp) {
   try {
     const meta = JSON.parse(fs.readFileSync(path.join(out, 'cg-model.json'), 'utf8'));
     const same = JSON.stringify({ name: meta.name, source: meta.source, recipe: meta.recipe }) === JSON.stringify(stamp);
-    return same && fs.existsSync(path.join(out, 'onnx', 'model.onnx')) && fs.existsSync(path.join(out, 'tokenizer.json'));
+    return same && ['onnx/model.onnx', 'tokenizer.json', 'static/vocab.txt', 'static/table.bin'].every((f) => fs.existsSync(path.join(out, f)));
   } catch {
     return false;
   }
@@ -458,6 +463,8 @@ function main() {
     'tokenizer_config.json': json(tokenizerConfigJson()),
     'tokenizer.json': `${JSON.stringify(tokenizerJson(words))}\n`,
     'onnx/model.onnx': onnxModel(quantized),
+    'static/vocab.txt': `${words.join('\n')}\n`,
+    'static/table.bin': Buffer.concat([littleEndian(quantized.scales), littleEndian(quantized.table)]),
   };
   files['cg-model.json'] = json({
     ...stamp,

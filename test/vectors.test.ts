@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config/config.js';
 import { CgError } from '../src/errors.js';
 import { copyEmbeddingCache, createEmbeddingTables, deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCache, saveEmbeddings,
   storedVectors, type EmbedItem } from '../src/vectors/cache.js';
-import { loadEmbedder, type Embedder } from '../src/vectors/embedder.js';
+import { loadEmbedder, loadPipelineEmbedder, type Embedder } from '../src/vectors/embedder.js';
 import { BUILTIN_MODEL, builtinModelDir, modelKey, modelStatus } from '../src/vectors/model.js';
 import { pruneVectorFiles, VectorStore } from '../src/vectors/store.js';
 import { embedText, textHash } from '../src/vectors/text.js';
@@ -115,13 +115,38 @@ describe('built-in model (GloVe, built by scripts/build-static-model.mjs)', () =
     [0, 1, 2, 149].forEach((i, k) => expect(cos(batched[i], single[k])).toBeCloseTo(1, 5));
   });
 
+  it('reads the built-in model directly with the same vectors as the transformers.js pipeline', async () => {
+    // Texts from this repository's own sources (signature-like lines), plus the tokenizer's edge cases:
+    // accents and ligatures (NFKD), non-Latin scripts, acronyms, only unknown words, and more than 512 words.
+    const lines = fs.readdirSync(path.join(ROOT, 'src', 'retrieve')).filter((f) => f.endsWith('.ts')).sort()
+      .flatMap((f) => fs.readFileSync(path.join(ROOT, 'src', 'retrieve', f), 'utf8').split('\n'))
+      .map((l) => l.trim()).filter((l) => /^(export |function |const |class |interface )/.test(l)).slice(0, 300);
+    const long = Array.from({ length: 700 }, (_, i) => ['alpha', 'parseValue', 'render', 'zzqxv', 'HTTPServer'][i % 5]).join(' ');
+    const texts = [...lines, long, '', '(){};', 'zzqxv qqzx', 'café résumé naïve', 'İstanbul straße', 'ﬁle ① ²', '日本語 mixed text',
+      'XMLHttpRequest v2Api getHTTPResponseCode', 'snake_case_name kebab-case-name', 'fn main() -> Result<(), Box<dyn Error>>'];
+    expect(texts.length).toBeGreaterThan(100);
+    const pipeline = await loadPipelineEmbedder(BUILTIN_MODEL);
+    try {
+      const direct = await embedder.embed(texts);
+      const reference = await pipeline.embed(texts);
+      let worst = 0;
+      texts.forEach((_, i) => direct[i].forEach((x, k) => { worst = Math.max(worst, Math.abs(x - reference[i][k])); }));
+      expect(worst).toBeLessThan(1e-6);
+      // Zero vectors (no known word) agree exactly: they must never be stored as matches.
+      texts.forEach((t, i) => expect(direct[i].every((x) => x === 0), t).toBe(reference[i].every((x) => x === 0)));
+    } finally {
+      await pipeline.dispose();
+    }
+  });
+
   it('is built deterministically, and the build is skipped when current', () => {
     const a = path.join(tempDir('cg-model-a-'), 'm');
     const b = path.join(tempDir('cg-model-b-'), 'm');
     expect(buildModel(['--out', a])).toMatch(/wrote .* in \d+ ms/);
     buildModel(['--out', b, '--quiet']);
     const files = filesOf(a);
-    expect(files).toEqual(['cg-model.json', 'config.json', 'onnx/model.onnx', 'tokenizer.json', 'tokenizer_config.json']);
+    expect(files).toEqual(['cg-model.json', 'config.json', 'onnx/model.onnx', 'static/table.bin', 'static/vocab.txt', 'tokenizer.json',
+      'tokenizer_config.json']);
     expect(filesOf(b)).toEqual(files);
     for (const f of files) expect(sha256(path.join(b, f)), f).toBe(sha256(path.join(a, f)));
     // The installed model came from the same script and package, so it is the same bytes.

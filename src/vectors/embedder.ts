@@ -18,6 +18,7 @@ import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CgError, errorMessage } from '../errors.js';
 import { BUILTIN_MODEL, isBuiltin, locateModel, modelKey, modelStatus, unavailableError, type ModelSpec } from './model.js';
 import { withTransformers } from './runtime.js';
+import { loadStaticEmbedder } from './static.js';
 
 export interface EmbedderOptions {
   /** Texts per forward pass. Larger batches amortise per-call overhead; padding grows with them. */
@@ -55,9 +56,15 @@ export function sharedEmbedder(spec: ModelSpec = BUILTIN_MODEL): Promise<Embedde
   return e;
 }
 
+/** The built-in model is read directly (src/vectors/static.ts: same vectors, far less memory); hub models run in transformers.js. */
 export async function loadEmbedder(spec: ModelSpec = BUILTIN_MODEL, opts: EmbedderOptions = {}): Promise<Embedder> {
   const status = modelStatus(spec);
   if (!status.available) throw unavailableError(spec, status.missing);
+  return isBuiltin(spec) ? loadStaticEmbedder(spec) : loadPipelineEmbedder(spec, opts);
+}
+
+/** A model through transformers.js' feature-extraction pipeline (any model, the built-in one included). */
+export async function loadPipelineEmbedder(spec: ModelSpec, opts: EmbedderOptions = {}): Promise<Embedder> {
   const loc = locateModel(spec);
   const extractor = await withTransformers(loc, { allowRemote: false }, async (tf) => {
     try {

@@ -36,6 +36,9 @@ export interface ModelSpec {
   dtype?: ModelDtype;
 }
 
+/** The built-in model's direct form (scripts/build-static-model.mjs writes it beside the ONNX one). */
+export const BUILTIN_STATIC_FILES = ['static/vocab.txt', 'static/table.bin'];
+
 export const BUILTIN_MODEL: ModelSpec = { id: BUILTIN_MODEL_ID, pooling: 'mean', normalize: true, dims: 100, dtype: 'fp32' };
 
 export function modelSpecFromConfig(e: EmbeddingsConfig): ModelSpec {
@@ -118,7 +121,8 @@ export interface ModelStatus {
 /** What is known about a model without loading it: a handful of stat() calls and one small JSON read. */
 export function modelStatus(spec: ModelSpec): ModelStatus {
   const loc = locateModel(spec);
-  const files = requiredFiles(loc.dtype);
+  // The built-in model is read directly from its static/ files (src/vectors/static.ts); the ONNX form is for transformers.js.
+  const files = isBuiltin(spec) ? [...requiredFiles(loc.dtype), ...BUILTIN_STATIC_FILES] : requiredFiles(loc.dtype);
   const missing = files.filter((f) => !isFile(path.join(loc.dir, f)));
   const bytes = files.reduce((n, f) => n + fileSize(path.join(loc.dir, f)), 0);
   return {
