@@ -20,7 +20,7 @@ import type { FileOutcome } from '../extract/types.js';
 import type { ProcessOptions } from '../extract/process.js';
 import { extractAll } from './extract-pool.js';
 import { acquireWriterLock } from './lock.js';
-import { refreshRanks } from './ranks.js';
+import { refreshRanks, rememberRanks, type RankRefresh } from './ranks.js';
 import { ensureInitialized } from './init.js';
 
 export const CG_VERSION = '0.1.0';
@@ -135,10 +135,11 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     lap('extract');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const resolved = resolveAll(loadResolveInput(db), repoView(root, new Set(fileIds.keys())));
+    let ranks: RankRefresh | null = null;
     db.transaction(() => {
       writer.addEdges(resolved.edges);
       writer.setResolutions(resolved.refs, resolved.imports);
-      refreshRanks(db, writer);
+      ranks = refreshRanks(db, writer);
       writer.setHistory(fileHistory(root));
     })();
     createIndexes(db);
@@ -175,6 +176,8 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     });
     db.pragma('optimize');
     publishBuild(root, build);
+    // An applier in this process (cg watch) patches these rank rows on its next update.
+    rememberRanks(db.name, build.id, generation, ranks!.rows);
     lap('write');
     const durationMs = Math.round(performance.now() - started);
     return {
