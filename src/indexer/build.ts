@@ -13,14 +13,15 @@ import { fileHistory } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
 import { syncVectors, type VectorSync } from './vectors.js';
 import { captureState, stateMeta } from './state.js';
-import { loadResolveInput } from '../store/load.js';
+import { loadResolveRows, resolveInputFrom } from '../store/load.js';
+import { resolveRowsCache } from './resolve-rows.js';
 import { createIndexes, SCHEMA_VERSION } from '../store/schema.js';
 import { IndexWriter, SYMBOLS_PER_FILE } from '../store/writer.js';
 import type { FileOutcome } from '../extract/types.js';
 import type { ProcessOptions } from '../extract/process.js';
 import { extractAll } from './extract-pool.js';
 import { acquireWriterLock } from './lock.js';
-import { refreshRanks, rememberRanks, type RankRefresh } from './ranks.js';
+import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { ensureInitialized } from './init.js';
 
 export const CG_VERSION = '0.1.0';
@@ -134,7 +135,8 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
 
     lap('extract');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
-    const resolved = resolveAll(loadResolveInput(db), repoView(root, new Set(fileIds.keys())));
+    const resolveRows = loadResolveRows(db);
+    const resolved = resolveAll(resolveInputFrom(db, resolveRows), repoView(root, new Set(fileIds.keys())));
     let ranks: RankRefresh | null = null;
     db.transaction(() => {
       writer.addEdges(resolved.edges);
@@ -177,7 +179,8 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     db.pragma('optimize');
     publishBuild(root, build);
     // An applier in this process (cg watch) patches these rank rows on its next update.
-    rememberRanks(db.name, build.id, generation, ranks!.rows);
+    rankRowsCache.put(db.name, build.id, generation, ranks!.rows);
+    resolveRowsCache.put(db.name, build.id, generation, resolveRows);
     lap('write');
     const durationMs = Math.round(performance.now() - started);
     return {

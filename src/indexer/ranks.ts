@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { powerIteration, type Csr } from '../graph/pagerank.js';
 import type { IndexWriter } from '../store/writer.js';
+import { GenerationCache } from './generation-cache.js';
 
 /**
  * PageRank over the call graph (symbols) and the call+import graph (files), written to
@@ -40,7 +41,7 @@ export interface RankRefresh {
 
 /**
  * Recomputes both PageRanks. With `previous` (the rows as they stood before this update, from
- * rememberRanks) only the files the writer touched are read again; without it everything is.
+ * rankRowsCache.put) only the files the writer touched are read again; without it everything is.
  */
 export function refreshRanks(db: Database.Database, writer: IndexWriter, previous: RankRows | null = null): RankRefresh {
   const touched = writer.touchedFiles();
@@ -192,25 +193,5 @@ function toCsr(n: number, triples: number[], dropAfterSum: boolean): Csr {
   return { starts, neighborhood, weights, outDegrees };
 }
 
-/**
- * The rank rows of the last generation this process wrote, per index file, so the next update in the
- * same process can patch them. Keyed by the database file, its build and its generation: any other
- * writer (another process, a rebuild, a restore) moves one of these, and the rows are read afresh.
- */
-const remembered = new Map<string, { key: string; rows: RankRows }>();
-
-function rankKey(buildId: string | undefined, generation: number): string {
-  return `${buildId ?? ''}\0${generation}`;
-}
-
-/** Forgets and returns the rows remembered for this index file at exactly this build and generation. */
-export function recallRanks(dbFile: string, buildId: string | undefined, generation: number): RankRows | null {
-  const r = remembered.get(dbFile);
-  remembered.delete(dbFile);
-  return r && r.key === rankKey(buildId, generation) ? r.rows : null;
-}
-
-/** Remembers the rows of a generation once it is committed. */
-export function rememberRanks(dbFile: string, buildId: string | undefined, generation: number, rows: RankRows): void {
-  remembered.set(dbFile, { key: rankKey(buildId, generation), rows });
-}
+/** The rank rows of the last generation this process wrote, per index file (see GenerationCache). */
+export const rankRowsCache = new GenerationCache<RankRows>();

@@ -7,10 +7,13 @@ import { updateIndex } from '../src/indexer/update.js';
 import { computeRanks, loadRankRows } from '../src/indexer/ranks.js';
 import { RankGraph } from '../src/graph/pagerank.js';
 import { callGraph, fileGraph } from '../src/store/graph-data.js';
-import { currentDbPath } from '../src/store/db.js';
+import { currentDbPath, readMeta } from '../src/store/db.js';
+import { loadResolveInput, resolveInputFrom } from '../src/store/load.js';
+import { resolveRowsCache } from '../src/indexer/resolve-rows.js';
 import { makeRepo, runCg } from './helpers.js';
 
-// Promise: ranks refreshed by patching the previous generation's rank rows (a long-running applier
+// Promise: a long-running applier patches the previous generation's rows instead of reading them all,
+// and gets what a cold read gets. Ranks refreshed by patching the previous generation's rank rows (a long-running applier
 // re-reads only the files an update rewrote) are exactly the ranks computed from every row, and both
 // agree with PageRank over graphology's graph (RankGraph, which query-time personalized PageRank uses).
 
@@ -44,9 +47,29 @@ function expectRanksExact(root: string): void {
   }
 }
 
+/**
+ * The resolve rows this process keeps for the live generation (an update re-reads only the files it
+ * rewrote) make the same resolve input as reading every row; put back afterwards.
+ */
+function expectResolveRowsExact(root: string): void {
+  const db = open(root);
+  try {
+    const meta = readMeta(db);
+    const rows = resolveRowsCache.take(db.name, meta.build_id, Number(meta.generation));
+    expect(rows, 'resolve rows kept for the live generation').not.toBeNull();
+    const strip = ({ signatureOf: _, ...rest }: ReturnType<typeof loadResolveInput>) => rest;
+    const only = new Set([...rows!.keys()].slice(0, 3));
+    expect(strip(resolveInputFrom(db, rows!))).toEqual(strip(loadResolveInput(db)));
+    expect(strip(resolveInputFrom(db, rows!, only))).toEqual(strip(loadResolveInput(db, only)));
+    resolveRowsCache.put(db.name, meta.build_id, Number(meta.generation), rows!);
+  } finally {
+    db.close();
+  }
+}
+
 const ts = (name: string, body: string) => `import { helper } from './util';\nexport function ${name}(x: number): number {\n  ${body}\n}\n`;
 
-describe('rank refresh', () => {
+describe('warm updates', () => {
   it('patches the previous rows in a long-running applier and gives the ranks a cold read gives', async () => {
     // Files no step touches keep each update's re-resolved share small, as in a real repository (an
     // update that re-resolves most files replaces every edge and ranks from a cold read).
@@ -78,6 +101,7 @@ describe('rank refresh', () => {
       const res = await updateIndex(root);
       expect(res.rounds.map((r) => [r.mode, r.ranks]), what).toEqual([['incremental', 'patched']]);
       expectRanksExact(root);
+      expectResolveRowsExact(root);
     }
 
     // Another process applies a change: this process's rows are of an older generation, so the next
@@ -89,5 +113,6 @@ describe('rank refresh', () => {
     const res = await updateIndex(root);
     expect(res.rounds.map((r) => [r.mode, r.ranks])).toEqual([['incremental', 'cold']]);
     expectRanksExact(root);
+    expectResolveRowsExact(root);
   }, 240_000);
 });
