@@ -235,6 +235,9 @@ export function repoView(root: string, files: Set<string>): RepoView {
       const abs = path.resolve(root, rel);
       if (!abs.startsWith(root + path.sep) || abs.includes(`${path.sep}${CG_DIR}${path.sep}`)) return null;
       try {
+        // Resolvers probe many paths that do not exist (a package.json in every source directory): a
+        // stat that does not throw for those answers several times faster than a failed read.
+        if (!fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) return null;
         return fs.readFileSync(abs, 'utf8');
       } catch {
         return null;
