@@ -121,76 +121,104 @@ function patchRows(db: Database.Database, previous: Map<number, FileRows>, touch
  */
 export function computeRanks(files: Map<number, FileRows>): { symbolRanks: Map<number, number>; fileRanks: Map<number, number> } {
   const fileIds = [...files.keys()].sort((a, b) => a - b);
-  const fileOf = new Map<number, number>();
+  const fileOf = new Map<number, number>(); // symbol id -> file position
   const callNodes: number[] = [];
-  for (const f of fileIds) {
+  let edgeCount = 0;
+  fileIds.forEach((f, pos) => {
     const rows = files.get(f)!;
     for (const s of rows.symbols) {
-      fileOf.set(s, f);
+      fileOf.set(s, pos);
       if (!rows.modules.has(s)) callNodes.push(s);
     }
-  }
+    edgeCount += rows.edges.length / 4;
+  });
   callNodes.sort((a, b) => a - b);
   const callPos = new Map(callNodes.map((id, i) => [id, i]));
-  const filePos = new Map(fileIds.map((id, i) => [id, i]));
-  const callEdges: number[] = [];
-  const fileEdges: number[] = [];
+  const calls = new EdgeList(edgeCount);
+  const links = new EdgeList(edgeCount);
   for (const f of fileIds) {
     const e = files.get(f)!.edges;
     for (let k = 0; k < e.length; k += 4) {
-      const [src, dst, w, isCall] = [e[k], e[k + 1], e[k + 2], e[k + 3]];
-      if (isCall) {
+      const src = e[k];
+      const dst = e[k + 1];
+      const w = e[k + 2];
+      if (e[k + 3]) {
         const s = callPos.get(src);
         const d = callPos.get(dst);
-        if (s !== undefined && d !== undefined && s !== d && w > 0) callEdges.push(s, d, w);
+        if (s !== undefined && d !== undefined && s !== d && w > 0) calls.push(s, d, w);
       }
       const sf = fileOf.get(src);
       const df = fileOf.get(dst);
-      if (sf !== undefined && df !== undefined && sf !== df) fileEdges.push(filePos.get(sf)!, filePos.get(df)!, w);
+      if (sf !== undefined && df !== undefined && sf !== df) links.push(sf, df, w);
     }
   }
-  const callRank = powerIteration(toCsr(callNodes.length, callEdges, false), null);
-  const fileRank = powerIteration(toCsr(fileIds.length, fileEdges, true), null);
+  const callRank = powerIteration(calls.toCsr(callNodes.length, false), null);
+  const fileRank = powerIteration(links.toCsr(fileIds.length, true), null);
   return {
     symbolRanks: new Map(callNodes.map((id, i) => [id, callRank[i]])),
     fileRanks: new Map(fileIds.map((id, i) => [id, fileRank[i]])),
   };
 }
 
-/**
- * CSR of flat [src, dst, weight] triples over node positions 0..n-1, parallel edges summed. Sorted by
- * (src, dst, weight) first, so the sums, and so the ranks, do not depend on the order rows came in.
- * `dropAfterSum`: drop pairs whose summed weight is not positive (the file graph's SUM then filter).
- */
-function toCsr(n: number, triples: number[], dropAfterSum: boolean): Csr {
-  const m = triples.length / 3;
-  const order = Array.from({ length: m }, (_, i) => i)
-    .sort((a, b) => triples[3 * a] - triples[3 * b] || triples[3 * a + 1] - triples[3 * b + 1] || triples[3 * a + 2] - triples[3 * b + 2]);
-  const starts = new Uint32Array(n + 1);
-  const neighborhood: number[] = [];
-  const weights: number[] = [];
-  const outDegrees = new Float64Array(n);
-  let src = -1;
-  let k = 0;
-  const close = (upTo: number) => {
-    for (let i = src + 1; i <= upTo; i++) starts[i] = neighborhood.length;
-  };
-  while (k < m) {
-    const s = triples[3 * order[k]];
-    const d = triples[3 * order[k] + 1];
-    let w = 0;
-    while (k < m && triples[3 * order[k]] === s && triples[3 * order[k] + 1] === d) w += triples[3 * order[k++] + 2];
-    if (dropAfterSum && (s === d || w <= 0)) continue;
-    if (s !== src) {
-      close(s);
-      src = s;
-    }
-    neighborhood.push(d);
-    weights.push(w);
-    outDegrees[s] += w;
+/** Weighted edges between node positions, turned into CSR with parallel edges summed. */
+class EdgeList {
+  private readonly src: Int32Array;
+  private readonly dst: Int32Array;
+  private readonly w: Float64Array;
+  private m = 0;
+
+  constructor(capacity: number) {
+    this.src = new Int32Array(capacity);
+    this.dst = new Int32Array(capacity);
+    this.w = new Float64Array(capacity);
   }
-  close(n);
-  return { starts, neighborhood, weights, outDegrees };
+
+  push(s: number, d: number, w: number): void {
+    this.src[this.m] = s;
+    this.dst[this.m] = d;
+    this.w[this.m++] = w;
+  }
+
+  /**
+   * CSR over node positions 0..n-1. Each node's edges are ordered by (target, weight) before parallel
+   * ones are summed, so the sums, and so the ranks, do not depend on the order rows came in.
+   * `dropAfterSum`: drop pairs whose summed weight is not positive (the file graph's SUM, then filter).
+   */
+  toCsr(n: number, dropAfterSum: boolean): Csr {
+    const { src, dst, w, m } = this;
+    // Bucket by source (counting sort), then sort each (small) bucket.
+    const bucket = new Uint32Array(n + 1);
+    for (let k = 0; k < m; k++) bucket[src[k] + 1]++;
+    for (let i = 0; i < n; i++) bucket[i + 1] += bucket[i];
+    const cursor = bucket.slice(0, n);
+    const order = new Uint32Array(m);
+    for (let k = 0; k < m; k++) order[cursor[src[k]]++] = k;
+    const starts = new Uint32Array(n + 1);
+    const neighborhood = new Int32Array(m);
+    const weights = new Float64Array(m);
+    const outDegrees = new Float64Array(n);
+    let out = 0;
+    for (let i = 0; i < n; i++) {
+      starts[i] = out;
+      const from = bucket[i];
+      const to = bucket[i + 1];
+      if (to - from > 1) {
+        const part = Array.from(order.subarray(from, to)).sort((a, b) => dst[a] - dst[b] || w[a] - w[b]);
+        order.set(part, from);
+      }
+      for (let k = from; k < to;) {
+        const d = dst[order[k]];
+        let sum = 0;
+        while (k < to && dst[order[k]] === d) sum += w[order[k++]];
+        if (dropAfterSum && (d === i || sum <= 0)) continue;
+        neighborhood[out] = d;
+        weights[out++] = sum;
+        outDegrees[i] += sum;
+      }
+    }
+    starts[n] = out;
+    return { starts, neighborhood, weights, outDegrees };
+  }
 }
 
 /** The rank rows of the last generation this process wrote, per index file (see GenerationCache). */
