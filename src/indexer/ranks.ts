@@ -8,10 +8,10 @@ import { GenerationCache } from './generation-cache.js';
  * symbols.pagerank and files.pagerank.
  *
  * The rows the graphs come from are kept per file in a RankRows, so a long-running applier (cg watch,
- * a server, the benchmark) reloads only the files an update rewrote instead of reading and rebuilding
+ * the benchmark) reloads only the files an update rewrote instead of reading and rebuilding
  * both graphs from SQLite, and writes only the ranks that changed. The graphs are built from the rows
  * in id order, so the ranks are the same bits whether the rows came from a cold load or from a cached
- * copy patched file by file (test/ranks.test.ts), and the iteration starts from the uniform vector
+ * copy patched file by file (test/warm-update.test.ts), and the iteration starts from the uniform vector
  * either way, as a full build's does.
  */
 
@@ -41,7 +41,7 @@ export interface RankRefresh {
 
 /**
  * Recomputes both PageRanks. With `previous` (the rows as they stood before this update, from
- * rankRowsCache.put) only the files the writer touched are read again; without it everything is.
+ * rankRowsCache) only the files the writer touched are read again; without it everything is.
  */
 export function refreshRanks(db: Database.Database, writer: IndexWriter, previous: RankRows | null = null): RankRefresh {
   const touched = writer.touchedFiles();
