@@ -206,12 +206,41 @@ function dumpOf(root: string) {
   }
 }
 
+/**
+ * PageRank of every symbol and file, keyed like the dump. Not part of the dump because a float is
+ * not a row to compare exactly: nodes are numbered differently in a rebuild, so sums run in another
+ * order. This applier patches the previous generation's rank rows (src/indexer/ranks.ts), so the
+ * property test compares ranks too, within the iteration's own tolerance scale.
+ */
+function ranksOf(root: string): Map<string, number> {
+  const db = new Database(currentDbPath(root)!, { readonly: true });
+  try {
+    return new Map([
+      ...db.prepare(`SELECT f.path || ':' || s.qualified_name || ':' || s.kind || ':' || s.start_line, s.pagerank
+        FROM symbols s JOIN files f ON f.id = s.file_id`).raw().all() as [string, number][],
+      ...db.prepare('SELECT path, pagerank FROM files').raw().all() as [string, number][],
+    ]);
+  } finally {
+    db.close();
+  }
+}
+
+/** Keys whose rank differs by more than 1e-6 (a wrong edge or node moves ranks by far more). */
+function rankDifferences(actual: Map<string, number>, expected: Map<string, number>): string[] {
+  const out: string[] = [];
+  for (const [k, r] of expected) {
+    const a = actual.get(k);
+    if (a === undefined || Math.abs(a - r) > 1e-6) out.push(`rank of ${k}: incremental ${a}, rebuild ${r}`);
+  }
+  return out;
+}
+
 /** A clean full build of a copy of the working tree (git state included, index excluded). */
 async function freshDump(root: string) {
   const copy = path.join(tempDir('cg-fresh-'), 'repo');
   fs.cpSync(root, copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}.codegraph`) });
   await buildIndex(copy);
-  return dumpOf(copy);
+  return { dump: dumpOf(copy), ranks: ranksOf(copy) };
 }
 
 /** How often each kind of operation ran (`edit`, `merge aborted`…), to see what a seed exercised. */
@@ -250,16 +279,18 @@ describe('incremental updates equal full builds', () => {
 
     const log: string[] = [];
     let incremental = 0;
+    let patchedRanks = 0;
     for (let i = 1; i <= 240; i++) {
       log.push(sim.step());
       if (sim.r.chance(0.35) || i % 30 === 0) {
         const res = await updateIndex(root);
         incremental += res.rounds.filter((x) => x.mode === 'incremental').length;
+        patchedRanks += res.rounds.filter((x) => x.ranks === 'patched').length;
       }
       if (i % 30 === 0) {
         const expected = await freshDump(root);
         const actual = dumpOf(root);
-        const diff = differences(actual, expected);
+        const diff = [...differences(actual, expected.dump), ...rankDifferences(ranksOf(root), expected.ranks)];
         const kept = path.join(os.tmpdir(), `cg-property-failure-${seed}`);
         if (diff.length) fs.cpSync(root, kept, { recursive: true });
         expect(diff, `seed ${seed}, after step ${i}: ${log.slice(-8).join('; ')}; repository kept in ${kept}`).toEqual([]);
@@ -268,6 +299,7 @@ describe('incremental updates equal full builds', () => {
     if (process.env.CG_PROPERTY_LOG) console.log(opCounts(log));
     // Most updates took the incremental path (not the rebuild fallback), or the test proves little.
     expect(incremental).toBeGreaterThan(40);
+    expect(patchedRanks, 'updates that patched the previous rank rows').toBeGreaterThan(5);
     const records = fs.readFileSync(path.join(root, '.codegraph', 'wal', 'changes.log'), 'utf8').split('\n').filter(Boolean);
     expect(records.filter((l) => l.includes('"event":"post-commit"')).length).toBeGreaterThan(40);
   }, 600_000);

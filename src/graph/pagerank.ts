@@ -53,9 +53,10 @@ export class RankGraph {
     if (!n) return out;
     this.index ??= new WeightedNeighborhoodIndex(this.graph, 'weight');
     const ix = this.index;
-    const pos = new Map(ix.nodes.map((k, i) => [k, i]));
-    const teleport = new Float64Array(n);
+    let teleport: Float64Array | null = null;
     if (seeds && seeds.size) {
+      const pos = new Map(ix.nodes.map((k, i) => [k, i]));
+      teleport = new Float64Array(n);
       let total = 0;
       for (const [k, w] of seeds) {
         const i = pos.get(String(k));
@@ -65,29 +66,53 @@ export class RankGraph {
       }
       if (total === 0) return out;
       for (let i = 0; i < n; i++) teleport[i] /= total;
-    } else teleport.fill(1 / n);
-    let x = Float64Array.from(teleport);
-    let next = new Float64Array(n);
-    for (let it = 0; it < MAX_ITERATIONS; it++) {
-      next.fill(0);
-      let dangling = 0;
-      for (let i = 0; i < n; i++) {
-        const degree = ix.outDegrees[i];
-        if (!degree) {
-          dangling += x[i];
-          continue;
-        }
-        for (let j = ix.starts[i]; j < ix.starts[i + 1]; j++) next[ix.neighborhood[j]] += (ALPHA * x[i] * ix.weights[j]) / degree;
-      }
-      let err = 0;
-      for (let i = 0; i < n; i++) {
-        next[i] += (1 - ALPHA + ALPHA * dangling) * teleport[i];
-        err += Math.abs(next[i] - x[i]);
-      }
-      [x, next] = [next, x];
-      if (err < n * TOLERANCE) break;
     }
+    const x = powerIteration(ix, teleport);
     ix.nodes.forEach((k, i) => out.set(Number(k), x[i]));
     return out;
   }
+}
+
+/**
+ * A weighted directed graph in compressed sparse rows: node i's out-edges are
+ * neighborhood/weights[starts[i]..starts[i+1]), outDegrees[i] their summed weight. graphology's
+ * WeightedNeighborhoodIndex has this shape; src/indexer/ranks.ts builds one directly from rows.
+ */
+export interface Csr {
+  starts: ArrayLike<number>;
+  neighborhood: ArrayLike<number>;
+  weights: ArrayLike<number>;
+  outDegrees: ArrayLike<number>;
+}
+
+/**
+ * PageRank by power iteration from the teleport vector (uniform when null): the mass of nodes
+ * without out-edges is spread like teleports; stops when the L1 change is below n × TOLERANCE or
+ * after MAX_ITERATIONS. Returns the rank of each node position.
+ */
+export function powerIteration(ix: Csr, teleportIn: Float64Array | null): Float64Array {
+  const n = ix.outDegrees.length;
+  const teleport = teleportIn ?? new Float64Array(n).fill(1 / n);
+  let x = Float64Array.from(teleport);
+  let next = new Float64Array(n);
+  for (let it = 0; it < MAX_ITERATIONS; it++) {
+    next.fill(0);
+    let dangling = 0;
+    for (let i = 0; i < n; i++) {
+      const degree = ix.outDegrees[i];
+      if (!degree) {
+        dangling += x[i];
+        continue;
+      }
+      for (let j = ix.starts[i]; j < ix.starts[i + 1]; j++) next[ix.neighborhood[j]] += (ALPHA * x[i] * ix.weights[j]) / degree;
+    }
+    let err = 0;
+    for (let i = 0; i < n; i++) {
+      next[i] += (1 - ALPHA + ALPHA * dangling) * teleport[i];
+      err += Math.abs(next[i] - x[i]);
+    }
+    [x, next] = [next, x];
+    if (err < n * TOLERANCE) break;
+  }
+  return x;
 }

@@ -3,17 +3,18 @@ import { CgError, errorMessage } from '../errors.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { readLog, type LogProblem, type LogRead } from '../changes/log.js';
 import { changedBetween } from '../repo/git.js';
-import { classifyPath, walkRepo } from '../repo/walk.js';
+import { pathClassifier, walkRepo } from '../repo/walk.js';
 import { resolveAll } from '../resolve/resolver.js';
 import { openWriter, readMeta, type Meta } from '../store/db.js';
-import { loadResolveInput } from '../store/load.js';
+import { loadResolveRows, patchResolveRows, resolveInputFrom, type FileResolveRows } from '../store/load.js';
+import { resolveRowsCache } from './resolve-rows.js';
 import { IndexWriter, SYMBOLS_PER_FILE, symbolIdBase } from '../store/writer.js';
 import type { FileOutcome, IndexedOutcome } from '../extract/types.js';
 import { fileHash } from '../extract/process.js';
 import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress } from './build.js';
 import { extractAll } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
-import { refreshRanks } from './ranks.js';
+import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
 import type { EdgeRow } from '../store/writer.js';
 import { currentDbPath } from '../store/db.js';
@@ -46,6 +47,8 @@ export interface ApplySummary {
   checkpoint: number;
   /** What happened to the vectors (null when nothing was re-embedded: the generation did not move). */
   vectors: VectorSync | null;
+  /** How ranks were refreshed (incremental mode): every row read (cold), or the previous rows patched. */
+  ranks?: RankRefresh['mode'];
   durationMs: number;
 }
 
@@ -166,6 +169,8 @@ interface Counts {
   /** Files whose references were re-resolved (the changed ones and those that may depend on them). */
   resolvedFiles: number;
   vectors: VectorSync | null;
+  /** How ranks were refreshed: from every row (cold) or from the previous ones with the changed files re-read (patched). */
+  ranks?: RankRefresh['mode'];
 }
 
 /** When more than this share of files would be re-resolved, resolving all of them is as cheap. */
@@ -206,8 +211,9 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   const removals: string[] = [];
   const walkSkips: { path: string; reason: string; detail: string | null; language: string | null }[] = [];
   let unchanged = 0;
+  const classifyPath = pathClassifier(root, wopts);
   for (const p of [...paths].sort()) {
-    const cls = classifyPath(root, p, wopts);
+    const cls = classifyPath(p);
     const old = indexed.get(p);
     if (cls.kind === 'file') {
       // Unchanged content, indexed or skipped for its content (a secret, generated code): nothing to do.
@@ -228,6 +234,9 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   const dir = path.dirname(currentDbPath(root)!);
   const generation = Number(meta.generation ?? 0) + 1;
   const writer = new IndexWriter(db);
+  // The rank graphs' rows as this process left them at the live generation, if it wrote that one.
+  const previousRanks = rankRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
+  const previousResolveRows = resolveRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
   if (!jobs.length && !removals.length && !walkSkips.length) {
     if (vectorsOutOfDate(meta, config)) {
       // Only the embedding model (or its availability) changed: a generation with new vectors, same rows.
@@ -237,11 +246,16 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
         return v;
       });
       pruneVectors(dir, vectors.meta, meta);
+      // Rows and ranks did not move.
+      if (previousRanks) rankRowsCache.put(db.name, meta.build_id, generation, previousRanks);
+      if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, generation, previousResolveRows);
       return { added: 0, modified: 0, deleted: 0, unchanged, generation, resolvedFiles: 0, vectors: vectors.summary };
     }
     // Nothing to change: the records were replays, or edits that were undone. Only the bookkeeping
     // moves (checkpoint, commit); the content, and so the generation, stays.
     writer.setMeta({ ...stateMeta(state), indexed_at: new Date().toISOString() });
+    if (previousRanks) rankRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousRanks);
+    if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousResolveRows);
     return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0, vectors: null };
   }
   const outcomes: FileOutcome[] = [];
@@ -253,6 +267,8 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   outcomes.sort((a, b) => (a.path < b.path ? -1 : 1));
 
   const counts: Counts = { added: 0, modified: 0, deleted: removals.length, unchanged, generation, resolvedFiles: 0, vectors: null };
+  let ranks: RankRefresh | null = null;
+  let resolveRows: Map<number, FileResolveRows> | null = null;
   onProgress({ phase: 'write', done: 0, total: 1 });
   // One transaction for the rows, the embeddings and the meta of the new generation; it stays open
   // across the (only) await, embedding, which needs the new symbol rows. The writer lock keeps other
@@ -306,24 +322,30 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     const view = repoView(root, new Set(paths));
     let only: Set<number> | undefined = affectedFiles(db, changedIds, footprint);
     if (only.size > paths.length * FULL_RESOLVE_SHARE) only = undefined;
-    let resolved = resolveAll(loadResolveInput(db, only), view);
+    // The previous generation's resolve rows with the rewritten files read again, when this process has them.
+    resolveRows = previousResolveRows ? patchResolveRows(db, previousResolveRows, writer.touchedFiles().rows) : loadResolveRows(db);
+    let resolved = resolveAll(resolveInputFrom(db, resolveRows, only), view);
     if (only && inheritanceChanged(db, modifiedIds, footprint.inherits, resolved.edges)) {
       // A changed supertype alters method lookups through every subtype: resolve everything.
       only = undefined;
-      resolved = resolveAll(loadResolveInput(db, only), view);
+      resolved = resolveAll(resolveInputFrom(db, resolveRows, only), view);
     }
     if (only) writer.replaceResolvedEdgesOf(only, resolved.edges);
     else writer.replaceResolvedEdges(resolved.edges);
     writer.setResolutions(resolved.refs, resolved.imports);
-    refreshRanks(db, writer);
+    ranks = refreshRanks(db, writer, previousRanks);
     counts.resolvedFiles = only ? only.size : paths.length;
     onProgress({ phase: 'embed', done: 0, total: 1 });
     const v = await syncVectors(db, dir, config, generation, meta, changedIds);
     writer.setMeta({ ...stateMeta(state), generation, indexed_at: new Date().toISOString(), ...v.meta });
     return v;
   });
+  // Committed: the next update in this process may patch these rows instead of reading them all.
+  rankRowsCache.put(db.name, meta.build_id, generation, ranks!.rows);
+  resolveRowsCache.put(db.name, meta.build_id, generation, resolveRows!);
   pruneVectors(dir, vectors.meta, meta);
   counts.vectors = vectors.summary;
+  counts.ranks = ranks!.mode;
   return counts;
 }
 

@@ -13,14 +13,15 @@ import { fileHistory } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
 import { syncVectors, type VectorSync } from './vectors.js';
 import { captureState, stateMeta } from './state.js';
-import { loadResolveInput } from '../store/load.js';
+import { loadResolveRows, resolveInputFrom } from '../store/load.js';
+import { resolveRowsCache } from './resolve-rows.js';
 import { createIndexes, SCHEMA_VERSION } from '../store/schema.js';
 import { IndexWriter, SYMBOLS_PER_FILE } from '../store/writer.js';
 import type { FileOutcome } from '../extract/types.js';
 import type { ProcessOptions } from '../extract/process.js';
 import { extractAll } from './extract-pool.js';
 import { acquireWriterLock } from './lock.js';
-import { refreshRanks } from './ranks.js';
+import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { ensureInitialized } from './init.js';
 
 export const CG_VERSION = '0.1.0';
@@ -134,11 +135,13 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
 
     lap('extract');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
-    const resolved = resolveAll(loadResolveInput(db), repoView(root, new Set(fileIds.keys())));
+    const resolveRows = loadResolveRows(db);
+    const resolved = resolveAll(resolveInputFrom(db, resolveRows), repoView(root, new Set(fileIds.keys())));
+    let ranks: RankRefresh | null = null;
     db.transaction(() => {
       writer.addEdges(resolved.edges);
       writer.setResolutions(resolved.refs, resolved.imports);
-      refreshRanks(db, writer);
+      ranks = refreshRanks(db, writer);
       writer.setHistory(fileHistory(root));
     })();
     createIndexes(db);
@@ -175,6 +178,9 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     });
     db.pragma('optimize');
     publishBuild(root, build);
+    // An applier in this process (cg watch) patches these rank rows on its next update.
+    rankRowsCache.put(db.name, build.id, generation, ranks!.rows);
+    resolveRowsCache.put(db.name, build.id, generation, resolveRows);
     lap('write');
     const durationMs = Math.round(performance.now() - started);
     return {
@@ -229,6 +235,9 @@ export function repoView(root: string, files: Set<string>): RepoView {
       const abs = path.resolve(root, rel);
       if (!abs.startsWith(root + path.sep) || abs.includes(`${path.sep}${CG_DIR}${path.sep}`)) return null;
       try {
+        // Resolvers probe many paths that do not exist (a package.json in every source directory): a
+        // stat that does not throw for those answers several times faster than a failed read.
+        if (!fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) return null;
         return fs.readFileSync(abs, 'utf8');
       } catch {
         return null;

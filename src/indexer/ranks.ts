@@ -1,11 +1,225 @@
 import type Database from 'better-sqlite3';
-import { RankGraph } from '../graph/pagerank.js';
-import { callGraph, fileGraph } from '../store/graph-data.js';
+import { powerIteration, type Csr } from '../graph/pagerank.js';
 import type { IndexWriter } from '../store/writer.js';
+import { GenerationCache } from './generation-cache.js';
 
-/** Recomputes PageRank over the call graph (symbols) and the call+import graph (files). */
-export function refreshRanks(db: Database.Database, writer: IndexWriter): void {
-  const calls = callGraph(db);
-  const files = fileGraph(db);
-  writer.setPageranks(new RankGraph(calls.nodes, calls.edges).pagerank(), new RankGraph(files.nodes, files.edges).pagerank());
+/**
+ * PageRank over the call graph (symbols) and the call+import graph (files), written to
+ * symbols.pagerank and files.pagerank.
+ *
+ * The rows the graphs come from are kept per file in a RankRows, so a long-running applier (cg watch,
+ * the benchmark) reloads only the files an update rewrote instead of reading and rebuilding
+ * both graphs from SQLite, and writes only the ranks that changed. The graphs are built from the rows
+ * in id order, so the ranks are the same bits whether the rows came from a cold load or from a cached
+ * copy patched file by file (test/warm-update.test.ts), and the iteration starts from the uniform vector
+ * either way, as a full build's does.
+ */
+
+/** The graph rows of one file: its symbols, and the call and import edges written in it. */
+export interface FileRows {
+  symbols: number[];
+  /** Its module symbols: nodes of the file graph (through their edges) but not of the call graph. */
+  modules: Set<number>;
+  /** Flat [src, dst, weight, isCall(1|0)] quadruples. */
+  edges: number[];
 }
+
+/** Everything the rank graphs are made of, and the ranks last written, as they stand in one generation. */
+export interface RankRows {
+  files: Map<number, FileRows>;
+  symbolRanks: Map<number, number>;
+  fileRanks: Map<number, number>;
+}
+
+export interface RankRefresh {
+  /** cold: every row read; patched: only the files this update rewrote. */
+  mode: 'cold' | 'patched';
+  /** Symbol and file rows whose rank was written. */
+  written: number;
+  rows: RankRows;
+}
+
+/**
+ * Recomputes both PageRanks. With `previous` (the rows as they stood before this update, from
+ * rankRowsCache) only the files the writer touched are read again; without it everything is.
+ */
+export function refreshRanks(db: Database.Database, writer: IndexWriter, previous: RankRows | null = null): RankRefresh {
+  const touched = writer.touchedFiles();
+  const patch = previous && touched.edges !== 'all' ? new Set([...touched.rows, ...touched.edges]) : null;
+  const files = patch ? patchRows(db, previous!.files, patch) : loadRows(db, null);
+  const { symbolRanks, fileRanks } = computeRanks(files);
+  const rows = { files, symbolRanks, fileRanks };
+  if (!patch) {
+    writer.setPageranks(symbolRanks, fileRanks, { reset: true });
+    return { mode: 'cold', written: symbolRanks.size + fileRanks.size, rows };
+  }
+  const changed = changedRanks(rows, previous!, touched.rows);
+  writer.setPageranks(changed.symbols, changed.files, { reset: false });
+  return { mode: 'patched', written: changed.symbols.length + changed.files.length, rows };
+}
+
+/**
+ * The ranks that differ from what the rows hold now: what was written last, or the column's default
+ * (0) in rows the writer re-inserted. Module symbols rank 0 (they are no node of the call graph).
+ */
+function changedRanks(now: RankRows, previous: RankRows, reinserted: Set<number>): { symbols: [number, number][]; files: [number, number][] } {
+  const symbols: [number, number][] = [];
+  const files: [number, number][] = [];
+  for (const [fileId, rows] of now.files) {
+    const fresh = reinserted.has(fileId);
+    const r = now.fileRanks.get(fileId) ?? 0;
+    if (r !== (fresh ? 0 : previous.fileRanks.get(fileId) ?? 0)) files.push([fileId, r]);
+    for (const id of rows.symbols) {
+      const v = now.symbolRanks.get(id) ?? 0;
+      if (v !== (fresh ? 0 : previous.symbolRanks.get(id) ?? 0)) symbols.push([id, v]);
+    }
+  }
+  return { symbols, files };
+}
+
+/** Every rank row, read afresh: what a full build ranks from. */
+export function loadRankRows(db: Database.Database): Map<number, FileRows> {
+  return loadRows(db, null);
+}
+
+/** Reads the rank rows of the given files (all when null). */
+function loadRows(db: Database.Database, only: Set<number> | null): Map<number, FileRows> {
+  const where = (col: string) => (only ? `${col} IN (SELECT value FROM json_each(?))` : '1');
+  const params = only ? [JSON.stringify([...only])] : [];
+  const out = new Map<number, FileRows>();
+  for (const id of db.prepare(`SELECT id FROM files WHERE ${where('id')}`).pluck().all(...params) as number[]) {
+    out.set(id, { symbols: [], modules: new Set(), edges: [] });
+  }
+  for (const [id, fileId, isModule] of db.prepare(`SELECT id, file_id, kind = 'module' FROM symbols WHERE ${where('file_id')}`)
+    .raw().all(...params) as [number, number, number][]) {
+    const f = out.get(fileId);
+    if (!f) continue;
+    f.symbols.push(id);
+    if (isModule) f.modules.add(id);
+  }
+  for (const [fileId, src, dst, weight, isCall] of db.prepare(`SELECT file_id, src_id, dst_id, confidence, kind = 'calls' FROM edges
+      WHERE kind IN ('calls', 'imports') AND dst_id IS NOT NULL AND ${where('file_id')}`).raw().all(...params) as
+      [number, number, number, number, number][]) {
+    out.get(fileId)?.edges.push(src, dst, weight, isCall);
+  }
+  return out;
+}
+
+/** The previous rows with the touched files read again (or dropped, when they are gone). */
+function patchRows(db: Database.Database, previous: Map<number, FileRows>, touched: Set<number>): Map<number, FileRows> {
+  const out = new Map(previous);
+  for (const id of touched) out.delete(id);
+  for (const [id, rows] of loadRows(db, touched)) out.set(id, rows);
+  return out;
+}
+
+/**
+ * The two graphs as SQL defined them before (src/store/graph-data.ts): the call graph has every
+ * symbol but modules as a node and call edges between existing nodes; the file graph has every file,
+ * and the calls and imports between symbols of two different files, summed per pair. Self-loops and
+ * non-positive weights are dropped, parallel edges summed, as RankGraph does.
+ */
+export function computeRanks(files: Map<number, FileRows>): { symbolRanks: Map<number, number>; fileRanks: Map<number, number> } {
+  const fileIds = [...files.keys()].sort((a, b) => a - b);
+  const fileOf = new Map<number, number>(); // symbol id -> file position
+  const callNodes: number[] = [];
+  let edgeCount = 0;
+  fileIds.forEach((f, pos) => {
+    const rows = files.get(f)!;
+    for (const s of rows.symbols) {
+      fileOf.set(s, pos);
+      if (!rows.modules.has(s)) callNodes.push(s);
+    }
+    edgeCount += rows.edges.length / 4;
+  });
+  callNodes.sort((a, b) => a - b);
+  const callPos = new Map(callNodes.map((id, i) => [id, i]));
+  const calls = new EdgeList(edgeCount);
+  const links = new EdgeList(edgeCount);
+  for (const f of fileIds) {
+    const e = files.get(f)!.edges;
+    for (let k = 0; k < e.length; k += 4) {
+      const src = e[k];
+      const dst = e[k + 1];
+      const w = e[k + 2];
+      if (e[k + 3]) {
+        const s = callPos.get(src);
+        const d = callPos.get(dst);
+        if (s !== undefined && d !== undefined && s !== d && w > 0) calls.push(s, d, w);
+      }
+      const sf = fileOf.get(src);
+      const df = fileOf.get(dst);
+      if (sf !== undefined && df !== undefined && sf !== df) links.push(sf, df, w);
+    }
+  }
+  const callRank = powerIteration(calls.toCsr(callNodes.length, false), null);
+  const fileRank = powerIteration(links.toCsr(fileIds.length, true), null);
+  return {
+    symbolRanks: new Map(callNodes.map((id, i) => [id, callRank[i]])),
+    fileRanks: new Map(fileIds.map((id, i) => [id, fileRank[i]])),
+  };
+}
+
+/** Weighted edges between node positions, turned into CSR with parallel edges summed. */
+class EdgeList {
+  private readonly src: Int32Array;
+  private readonly dst: Int32Array;
+  private readonly w: Float64Array;
+  private m = 0;
+
+  constructor(capacity: number) {
+    this.src = new Int32Array(capacity);
+    this.dst = new Int32Array(capacity);
+    this.w = new Float64Array(capacity);
+  }
+
+  push(s: number, d: number, w: number): void {
+    this.src[this.m] = s;
+    this.dst[this.m] = d;
+    this.w[this.m++] = w;
+  }
+
+  /**
+   * CSR over node positions 0..n-1. Each node's edges are ordered by (target, weight) before parallel
+   * ones are summed, so the sums, and so the ranks, do not depend on the order rows came in.
+   * `dropAfterSum`: drop pairs whose summed weight is not positive (the file graph's SUM, then filter).
+   */
+  toCsr(n: number, dropAfterSum: boolean): Csr {
+    const { src, dst, w, m } = this;
+    // Bucket by source (counting sort), then sort each (small) bucket.
+    const bucket = new Uint32Array(n + 1);
+    for (let k = 0; k < m; k++) bucket[src[k] + 1]++;
+    for (let i = 0; i < n; i++) bucket[i + 1] += bucket[i];
+    const cursor = bucket.slice(0, n);
+    const order = new Uint32Array(m);
+    for (let k = 0; k < m; k++) order[cursor[src[k]]++] = k;
+    const starts = new Uint32Array(n + 1);
+    const neighborhood = new Int32Array(m);
+    const weights = new Float64Array(m);
+    const outDegrees = new Float64Array(n);
+    let out = 0;
+    for (let i = 0; i < n; i++) {
+      starts[i] = out;
+      const from = bucket[i];
+      const to = bucket[i + 1];
+      if (to - from > 1) {
+        const part = Array.from(order.subarray(from, to)).sort((a, b) => dst[a] - dst[b] || w[a] - w[b]);
+        order.set(part, from);
+      }
+      for (let k = from; k < to;) {
+        const d = dst[order[k]];
+        let sum = 0;
+        while (k < to && dst[order[k]] === d) sum += w[order[k++]];
+        if (dropAfterSum && (d === i || sum <= 0)) continue;
+        neighborhood[out] = d;
+        weights[out++] = sum;
+        outDegrees[i] += sum;
+      }
+    }
+    starts[n] = out;
+    return { starts, neighborhood, weights, outDegrees };
+  }
+}
+
+/** The rank rows of the last generation this process wrote, per index file (see GenerationCache). */
+export const rankRowsCache = new GenerationCache<RankRows>();

@@ -111,23 +111,35 @@ export type PathClass =
  * applier to check changed paths against the same ignore, vendor, link and size rules.
  */
 export function classifyPath(root: string, rel: string, opts: WalkOptions): PathClass {
-  const parts = rel.split('/');
-  if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..' || p === '')) return { kind: 'excluded' };
-  const rules = rulesInside(root, parts.slice(0, -1), opts);
-  if (!rules) return { kind: 'excluded' };
-  const language = opts.languageOf(parts[parts.length - 1]);
-  let st: fs.Stats;
-  try {
-    st = fs.lstatSync(path.join(root, rel));
-  } catch {
-    return { kind: 'excluded' };
-  }
-  if (st.isDirectory() || !language) return { kind: 'excluded' };
-  if (rules.ignores(rel, false)) return { kind: 'skip', reason: 'ignored' };
-  if (st.isSymbolicLink()) return { kind: 'skip', reason: 'symlink' };
-  if (!st.isFile()) return { kind: 'skip', reason: 'not_regular_file' };
-  if (st.size > opts.maxFileBytes) return { kind: 'skip', reason: 'too_large', detail: `${st.size} bytes` };
-  return { kind: 'file', language, size: st.size };
+  return pathClassifier(root, opts)(rel);
+}
+
+/**
+ * classifyPath for many paths at one moment: each directory's ignore rules are read and compiled
+ * once, not once per path (an update's candidates are every dirty path, often dozens in a few
+ * directories, and compiling the root .gitignore per path was most of a warm update's walk time).
+ */
+export function pathClassifier(root: string, opts: WalkOptions): (rel: string) => PathClass {
+  const memo = new Map<string, IgnoreRules | null>();
+  return (rel) => {
+    const parts = rel.split('/');
+    if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..' || p === '')) return { kind: 'excluded' };
+    const rules = rulesInside(root, parts.slice(0, -1), opts, memo);
+    if (!rules) return { kind: 'excluded' };
+    const language = opts.languageOf(parts[parts.length - 1]);
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(path.join(root, rel));
+    } catch {
+      return { kind: 'excluded' };
+    }
+    if (st.isDirectory() || !language) return { kind: 'excluded' };
+    if (rules.ignores(rel, false)) return { kind: 'skip', reason: 'ignored' };
+    if (st.isSymbolicLink()) return { kind: 'skip', reason: 'symlink' };
+    if (!st.isFile()) return { kind: 'skip', reason: 'not_regular_file' };
+    if (st.size > opts.maxFileBytes) return { kind: 'skip', reason: 'too_large', detail: `${st.size} bytes` };
+    return { kind: 'file', language, size: st.size };
+  };
 }
 
 /** Whether the walk leaves a directory (repo-relative, POSIX) out: ignored, vendored, `.git` or `.codegraph`. */
@@ -138,13 +150,18 @@ export function isExcludedDir(root: string, rel: string, opts: WalkOptions): boo
 }
 
 /** The ignore rules in effect inside a directory, or null when it or a parent is ignored or vendored. */
-function rulesInside(root: string, dirParts: string[], opts: WalkOptions): IgnoreRules | null {
-  const vendor = new Set(opts.vendorDirs);
-  let rules = IgnoreRules.forRoot(root, opts.exclude);
-  for (let i = 0; i < dirParts.length; i++) {
-    const dir = dirParts.slice(0, i + 1).join('/');
-    if (rules.ignores(dir, true) || vendor.has(dirParts[i])) return null;
-    rules = rules.enter(root, dir);
+function rulesInside(root: string, dirParts: string[], opts: WalkOptions,
+  memo: Map<string, IgnoreRules | null> = new Map()): IgnoreRules | null {
+  const dir = dirParts.join('/');
+  const known = memo.get(dir);
+  if (known !== undefined) return known;
+  let rules: IgnoreRules | null;
+  if (!dirParts.length) rules = IgnoreRules.forRoot(root, opts.exclude);
+  else {
+    const parent = rulesInside(root, dirParts.slice(0, -1), opts, memo);
+    const ignored = !parent || parent.ignores(dir, true) || opts.vendorDirs.includes(dirParts[dirParts.length - 1]);
+    rules = ignored ? null : parent.enter(root, dir);
   }
+  memo.set(dir, rules);
   return rules;
 }

@@ -1,37 +1,95 @@
 import type Database from 'better-sqlite3';
-import type { ResolveInput, RImport, RRef } from '../resolve/types.js';
+import type { ResolveInput, RFile, RImport, RRef, RSymbol } from '../resolve/types.js';
 
 /**
  * Everything resolution needs, read back from the tables the extraction filled. With `only`, call
  * refs are read for those files alone (the rest is resolved already).
  */
 export function loadResolveInput(db: Database.Database, only?: ReadonlySet<number>): ResolveInput {
-  // Rows come in an order defined by content (paths, lines), never by ids: an incrementally updated index
-  // and a fresh build number things differently, and resolution must not notice.
-  const files = (db.prepare('SELECT id, path, language, is_test FROM files ORDER BY path').raw().all() as [number, string, string, number][])
-    .map(([id, path, language, isTest]) => ({ id, path, language, isTest: isTest === 1 }));
-  const symbols = (db.prepare(`SELECT s.id, s.file_id, s.parent_id, s.name, s.qualified_name, s.kind, s.exported, s.is_test
-      FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.start_line, s.end_line DESC, s.kind, s.qualified_name`)
-    .raw().all() as [number, number, number | null, string, string, string, number, number][])
-    .map(([id, fileId, parentId, name, qualifiedName, kind, exported, isTest]) => ({
-      id, fileId, parentId, name, qualifiedName, kind, exported: exported === 1, isTest: isTest === 1,
-    }));
-  const imports = (db.prepare(`SELECT i.id, i.file_id, i.module, i.names, i.alias, i.wildcard, i.reexport, i.line, i.in_error
-      FROM imports i JOIN files f ON f.id = i.file_id ORDER BY f.path, i.id`)
-    .raw().all() as [number, number, string, string, string | null, number, number, number, number][])
-    .map(([id, fileId, module, names, alias, wildcard, reexport, line, inError]): RImport => ({
+  return resolveInputFrom(db, loadResolveRows(db), only);
+}
+
+/**
+ * One file's part of the resolve input: its row, symbols, imports and supertype refs. Call refs are
+ * not kept: an update reads them for the files it re-resolves only.
+ */
+export interface FileResolveRows {
+  file: RFile;
+  symbols: RSymbol[];
+  imports: RImport[];
+  typeRefs: RRef[];
+}
+
+/** The resolve rows of the given files, or of every file. */
+export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number>): Map<number, FileResolveRows> {
+  const where = (col: string) => (only ? `WHERE ${col} IN (SELECT value FROM json_each(?))` : '');
+  const params = only ? [JSON.stringify([...only])] : [];
+  const out = new Map<number, FileResolveRows>();
+  for (const [id, path, language, isTest] of db.prepare(`SELECT id, path, language, is_test FROM files ${where('id')}`).raw()
+    .all(...params) as [number, string, string, number][]) {
+    out.set(id, { file: { id, path, language, isTest: isTest === 1 }, symbols: [], imports: [], typeRefs: [] });
+  }
+  // Within a file, rows come in an order defined by content (lines, names), never by ids where ids
+  // differ between an updated index and a fresh build; imports and refs keep their file's order.
+  for (const [id, fileId, parentId, name, qualifiedName, kind, exported, isTest] of db.prepare(`SELECT id, file_id, parent_id, name,
+      qualified_name, kind, exported, is_test FROM symbols ${where('file_id')} ORDER BY file_id, start_line, end_line DESC, kind, qualified_name`)
+    .raw().all(...params) as [number, number, number | null, string, string, string, number, number][]) {
+    out.get(fileId)?.symbols.push({ id, fileId, parentId, name, qualifiedName, kind, exported: exported === 1, isTest: isTest === 1 });
+  }
+  for (const [id, fileId, module, names, alias, wildcard, reexport, line, inError] of db.prepare(`SELECT id, file_id, module, names, alias,
+      wildcard, reexport, line, in_error FROM imports ${where('file_id')} ORDER BY id`).raw().all(...params) as
+      [number, number, string, string, string | null, number, number, number, number][]) {
+    out.get(fileId)?.imports.push({
       id, fileId, module, names: JSON.parse(names), alias: alias ?? undefined, wildcard: wildcard === 1,
       reexport: reexport === 1, line, inError: inError === 1,
-    }));
-  const filter = only ? `WHERE kind != 'call' OR file_id IN (SELECT value FROM json_each(?))` : '';
-  const refs = (db.prepare(`SELECT r.id, r.file_id, r.symbol_id, r.kind, r.name, r.receiver, r.receiver_type, r.line, r.in_error
-      FROM refs r JOIN files f ON f.id = r.file_id ${filter.replace(/kind|file_id/g, (c) => `r.${c}`)} ORDER BY f.path, r.id`)
-    .raw().all(...(only ? [JSON.stringify([...only])] : [])) as
-      [number, number, number, RRef['kind'], string, string | null, string | null, number, number][])
-    .map(([id, fileId, symbolId, kind, name, receiver, receiverType, line, inError]): RRef => ({
-      id, fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1,
-    }));
+    });
+  }
+  for (const ref of refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error FROM refs
+      WHERE kind != 'call' ${only ? `AND file_id IN (SELECT value FROM json_each(?))` : ''} ORDER BY id`, params)) {
+    out.get(ref.fileId)?.typeRefs.push(ref);
+  }
+  return out;
+}
+
+/** The previous rows with the given files read again (or dropped, when they are gone). */
+export function patchResolveRows(db: Database.Database, previous: Map<number, FileResolveRows>, files: ReadonlySet<number>):
+  Map<number, FileResolveRows> {
+  const out = new Map(previous);
+  for (const id of files) out.delete(id);
+  for (const [id, rows] of loadResolveRows(db, files)) out.set(id, rows);
+  return out;
+}
+
+/** The resolve input from per-file rows, files in path order, with the call refs of `only` (or all) read now. */
+export function resolveInputFrom(db: Database.Database, rows: Map<number, FileResolveRows>, only?: ReadonlySet<number>): ResolveInput {
+  // Path order as SQLite sorts (bytes), the order a fresh build reads files in.
+  const order = (db.prepare('SELECT id FROM files ORDER BY path').pluck().all() as number[]).filter((id) => rows.has(id));
+  const files: RFile[] = [];
+  const symbols: RSymbol[] = [];
+  const imports: RImport[] = [];
+  const refs: RRef[] = [];
+  for (const id of order) {
+    const r = rows.get(id)!;
+    files.push(r.file);
+    for (const s of r.symbols) symbols.push(s);
+    for (const i of r.imports) imports.push(i);
+    for (const t of r.typeRefs) refs.push(t);
+  }
+  const calls = refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error FROM refs
+    WHERE kind = 'call' ${only ? 'AND file_id IN (SELECT value FROM json_each(?))' : ''} ORDER BY id`, only ? [JSON.stringify([...only])] : []);
+  const pos = new Map(order.map((id, i) => [id, i]));
+  // Stable: within a file, call refs keep their row order.
+  calls.sort((a, b) => (pos.get(a.fileId) ?? Infinity) - (pos.get(b.fileId) ?? Infinity));
+  for (const c of calls) if (pos.has(c.fileId)) refs.push(c);
   const signature = db.prepare('SELECT signature FROM symbols WHERE id = ?').pluck();
   const signatureOf = (id: number) => (signature.get(id) as string | undefined) ?? null;
   return { files, symbols, imports, refs, signatureOf, only };
+}
+
+function refRows(db: Database.Database, sql: string, params: unknown[]): RRef[] {
+  return (db.prepare(sql).raw().all(...params) as
+    [number, number, number, RRef['kind'], string, string | null, string | null, number, number][])
+    .map(([id, fileId, symbolId, kind, name, receiver, receiverType, line, inError]): RRef => ({
+      id, fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1,
+    }));
 }

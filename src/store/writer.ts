@@ -40,6 +40,7 @@ export function symbolFtsText(s: { name: string; qualifiedName: string; signatur
 /** Typed inserts for the index tables. */
 export class IndexWriter {
   private readonly stmt;
+  private readonly touched = { rows: new Set<number>(), edges: new Set<number>(), allEdges: false };
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
@@ -75,6 +76,7 @@ export class IndexWriter {
   addFile(o: IndexedOutcome, fileId: number, ids?: number[]): void {
     const x = o.extract;
     if (x.symbols.length >= SYMBOLS_PER_FILE) throw new Error(`${x.path} has more than ${SYMBOLS_PER_FILE - 1} symbols`);
+    this.touched.rows.add(fileId);
     const base = symbolIdBase(fileId);
     const id = ids ? (i: number) => ids[i] : (i: number) => base + i;
     this.stmt.file.run(fileId, x.path, x.language, o.hash, o.size, x.loc, +x.partial, x.errorCount, +x.isTest,
@@ -128,6 +130,7 @@ export class IndexWriter {
 
   /** Removes everything stored for a file (rows, its edges, its skip and secret records). */
   removeFile(fileId: number, path: string): void {
+    this.touched.rows.add(fileId);
     const first = symbolIdBase(fileId);
     this.deleteFts(fileId);
     this.db.prepare('DELETE FROM unit_terms WHERE symbol_id >= ? AND symbol_id < ?').run(first, first + SYMBOLS_PER_FILE);
@@ -174,24 +177,41 @@ export class IndexWriter {
   /** Replaces the resolved edges written in the given files (all kinds but contains). */
   replaceResolvedEdgesOf(fileIds: Iterable<number>, edges: EdgeRow[]): void {
     const del = this.db.prepare("DELETE FROM edges WHERE file_id = ? AND kind != 'contains'");
-    for (const id of fileIds) del.run(id);
+    for (const id of fileIds) {
+      del.run(id);
+      this.touched.edges.add(id);
+    }
     this.addEdges(edges);
   }
 
   /** Replaces every resolved edge (all kinds but contains, which belong to their file's rows). */
   replaceResolvedEdges(edges: EdgeRow[]): void {
     this.db.prepare("DELETE FROM edges WHERE kind != 'contains'").run();
+    this.touched.allEdges = true;
     this.addEdges(edges);
   }
 
   addEdges(edges: EdgeRow[]): void {
+    for (const e of edges) this.touched.edges.add(e.fileId);
     for (const e of edges) this.stmt.edge.run(e.src, e.dst, e.kind, e.confidence, e.line, e.fileId, e.target);
   }
 
-  /** PageRank of every symbol (call graph) and file (call and import graph). */
-  setPageranks(symbols: Map<number, number>, files: Map<number, number>): void {
-    this.db.prepare('UPDATE symbols SET pagerank = 0').run();
-    this.db.prepare('UPDATE files SET pagerank = 0').run();
+  /**
+   * Files whose rows this writer rewrote (removed or added) and files whose edges it replaced, so
+   * rank refreshing can re-read just those; 'all' after replaceResolvedEdges.
+   */
+  touchedFiles(): { rows: Set<number>; edges: Set<number> | 'all' } {
+    return { rows: this.touched.rows, edges: this.touched.allEdges ? 'all' : this.touched.edges };
+  }
+
+  /** PageRank of symbols (call graph) and files (call and import graph). */
+  setPageranks(symbols: Iterable<[number, number]>, files: Iterable<[number, number]>, opts: { reset: boolean } = { reset: true }): void {
+    // reset: every row not given gets 0. Without it only the given rows change (an update writing
+    // just the ranks that moved).
+    if (opts.reset) {
+      this.db.prepare('UPDATE symbols SET pagerank = 0').run();
+      this.db.prepare('UPDATE files SET pagerank = 0').run();
+    }
     const s = this.db.prepare('UPDATE symbols SET pagerank = ? WHERE id = ?');
     const f = this.db.prepare('UPDATE files SET pagerank = ? WHERE id = ?');
     for (const [id, r] of symbols) s.run(r, id);
