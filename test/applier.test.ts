@@ -216,6 +216,21 @@ describe('updates in unusual states', () => {
   });
 });
 
+describe('large change sets', () => {
+  it('counts only source paths against the rebuild threshold: a commit touching 250 docs and one module stays incremental', () => {
+    const root = makeRepo({ 'a.py': 'def one():\n    return 1\n', 'b.py': 'def two():\n    return one()\n' }, { commit: true });
+    runCg(['index', '-q'], root);
+    setConfig(root, { hooks: { autoApply: false } });
+    for (let i = 0; i < 250; i++) fs.writeFileSync(path.join(root, `note-${i}.md`), `# note ${i}\n`);
+    fs.writeFileSync(path.join(root, 'a.py'), 'def one():\n    return 2\n\ndef three():\n    return 3\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'docs and one module');
+    const round = runCg(['update', '--json'], root).json.rounds[0];
+    expect(round).toMatchObject({ mode: 'incremental', modified: 1 });
+    expect(runCg(['symbols', 'three', '--json'], root).json.symbols).toHaveLength(1);
+  });
+});
+
 describe('symbol identity', () => {
   it('an edit keeps the ids of the symbols it did not touch', () => {
     const root = makeRepo({ 'a.py': 'def keep():\n    return 1\n\nclass K:\n    def m(self):\n        return keep()\n' });

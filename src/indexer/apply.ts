@@ -21,6 +21,7 @@ import { currentDbPath } from '../store/db.js';
 import { fileHistory } from '../repo/git.js';
 import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './vectors.js';
 import path from 'node:path';
+import { languageForFile } from '../lang/registry.js';
 
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
@@ -86,8 +87,10 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
     state.logEnd = log.end; // records after what was read are applied next time
     const plan = planCandidates(root, meta, log, state);
     const fileCount = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number);
-    const tooMany = plan.paths && plan.paths.size > Math.max(REBUILD_MIN_FILES, fileCount * REBUILD_SHARE)
-      ? `${plan.paths.size} changed paths` : null;
+    // Only paths in a language cg parses are work; docs, CI files and changelogs cost nothing (ignore files
+    // that change what is indexed already force a rebuild through plan.rebuild).
+    const sourcePaths = plan.paths ? [...plan.paths].filter((p) => languageForFile(p)).length : 0;
+    const tooMany = sourcePaths > Math.max(REBUILD_MIN_FILES, fileCount * REBUILD_SHARE) ? `${sourcePaths} changed source paths` : null;
     const rebuildReason = plan.rebuild ?? tooMany;
     if (rebuildReason) {
       db.close();
