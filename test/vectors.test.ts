@@ -12,7 +12,7 @@ import { copyEmbeddingCache, createEmbeddingTables, deleteSymbolEmbeddings, embe
   storedVectors, type EmbedItem } from '../src/vectors/cache.js';
 import { loadEmbedder, loadPipelineEmbedder, type Embedder } from '../src/vectors/embedder.js';
 import { BUILTIN_MODEL, builtinModelDir, modelKey, modelStatus } from '../src/vectors/model.js';
-import { pruneVectorFiles, VectorStore } from '../src/vectors/store.js';
+import { mixKey, pruneVectorFiles, unmixKey, VectorStore } from '../src/vectors/store.js';
 import { embedText, textHash } from '../src/vectors/text.js';
 import { CG, ROOT, makeRepo, runCg, tempDir } from './helpers.js';
 
@@ -412,6 +412,21 @@ describe('vector store (USearch)', () => {
     expect(store.search(vectors(2)[0], 1)[0].id).toBe(big);
     expect(() => store.upsert([0], vectors(1))).toThrow(/positive integers/);
     expect(() => store.upsert([2 ** 53], vectors(1))).toThrow(/positive integers/);
+  });
+
+  it('stores ids shaped like symbol ids (file · 2^20 + n) under mixed keys and finds them by their ids', () => {
+    for (const id of [1, 2 ** 20, 7 * 2 ** 20 + 3, Number.MAX_SAFE_INTEGER]) expect(unmixKey(mixKey(BigInt(id)))).toBe(BigInt(id));
+    // Neighbouring ids get keys that differ in their low bits (what USearch's key table hashes on).
+    const low = new Set([1, 2, 3, 4].map((f) => mixKey(BigInt(f * 2 ** 20)) & 0xffffn));
+    expect(low.size).toBe(4);
+    const store = VectorStore.create({ dims, quantization: 'f32' });
+    const ids = Array.from({ length: 60 }, (_, i) => Math.floor(i / 6 + 1) * 2 ** 20 + (i % 6));
+    const vs = vectors(60);
+    store.upsert(ids, vs);
+    ids.forEach((id, i) => expect(store.search(vs[i], 1)[0].id).toBe(id));
+    expect(store.remove([ids[0], ids[59]])).toBe(2);
+    expect(store.has(ids[0])).toBe(false);
+    expect(store.has(ids[1])).toBe(true);
   });
 
   it('does not store zero vectors, and an empty query finds nothing', () => {

@@ -10,7 +10,19 @@ let encoder: Promise<{ enc: Tiktoken; pieces: RegExp }> | null = null;
 
 async function load(): Promise<{ enc: Tiktoken; pieces: RegExp }> {
   const [{ Tiktoken }, ranks] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]);
-  return { enc: new Tiktoken(ranks.default), pieces: new RegExp(ranks.default.pat_str, 'gu') };
+  const enc = new Tiktoken(ranks.default);
+  dropDecodeTable(enc);
+  return { enc, pieces: new RegExp(ranks.default.pat_str, 'gu') };
+}
+
+/**
+ * cg only counts tokens, never decodes them. js-tiktoken keeps a second table for decoding, 100k small
+ * Uint8Arrays (~30 MiB of a long-running server's memory, measured), which encoding never reads; it is
+ * emptied when the library has it in the shape it is known to have, and left alone otherwise.
+ */
+function dropDecodeTable(enc: Tiktoken): void {
+  const table = (enc as unknown as { textMap?: unknown }).textMap;
+  if (table instanceof Map) table.clear();
 }
 
 export async function tokenCounter(): Promise<(text: string) => number> {

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 const DDL = `
 CREATE TABLE meta (
