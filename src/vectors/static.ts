@@ -10,7 +10,8 @@
  * 2-core machine: importing transformers.js puts a process at ~78 MiB; its tokenizer for our 318k-word
  * vocabulary adds ~150 MiB and ~550 ms (tokenizer.json becomes a JS object graph), the ONNX session
  * ~60 MiB more. `cg serve` sat at 335 MiB idle, and every fresh `cg` process that embeds paid the
- * load. Here the vocabulary is one Map and the weights stay in one Buffer (int8 rows, float scales).
+ * load. Here the vocabulary is a hash table over the raw word list and the weights stay in one Buffer
+ * (int8 rows, float scales).
  *
  * The text pipeline is the one the model's tokenizer.json declares (scripts/build-static-model.mjs
  * writes both from the same words and weights): camelCase/PascalCase boundaries become spaces, NFKD,
@@ -37,9 +38,64 @@ const MARKS = /\p{M}/gu;
 const WORDS = /[a-z]+/g;
 
 interface StaticTables {
-  ids: Map<string, number>;
+  vocab: Vocabulary;
   scales: Float32Array;
   rows: Int8Array;
+}
+
+/**
+ * Word -> id over the raw vocab.txt bytes: an open-addressing table of word indexes (FNV-1a hashes,
+ * linear probing) instead of a Map. The Map of 318k strings held ~27 MiB of heap (~50 MiB of RSS) in a
+ * long-running server; this holds the 2.7 MB file, its line starts and the slots (~8 MB in all).
+ */
+class Vocabulary {
+  private readonly starts: Uint32Array;
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  constructor(private readonly text: Buffer) {
+    let n = 0;
+    for (let i = 0; i < text.length; i++) if (text[i] === 0x0a) n++;
+    this.starts = new Uint32Array(n + 1);
+    for (let i = 0, w = 1; i < text.length; i++) if (text[i] === 0x0a) this.starts[w++] = i + 1;
+    let size = 1;
+    while (size < n * 2) size <<= 1;
+    this.mask = size - 1;
+    this.slots = new Int32Array(size).fill(-1);
+    for (let w = 0; w < n; w++) {
+      let h = this.hashBytes(this.starts[w], this.starts[w + 1] - 1) & this.mask;
+      while (this.slots[h] !== -1) h = (h + 1) & this.mask;
+      this.slots[h] = w;
+    }
+  }
+
+  get size(): number {
+    return this.starts.length - 1;
+  }
+
+  /** The word's token id, or [UNK]'s. Words are runs of a–z, so one char is one byte. */
+  id(word: string): number {
+    let h = 0x811c9dc5;
+    for (let k = 0; k < word.length; k++) h = Math.imul(h ^ word.charCodeAt(k), 0x01000193);
+    for (let slot = (h >>> 0) & this.mask; this.slots[slot] !== -1; slot = (slot + 1) & this.mask) {
+      const w = this.slots[slot];
+      if (this.matches(w, word)) return w + FIRST_WORD_ID;
+    }
+    return UNK_ID;
+  }
+
+  private hashBytes(start: number, end: number): number {
+    let h = 0x811c9dc5;
+    for (let k = start; k < end; k++) h = Math.imul(h ^ this.text[k], 0x01000193);
+    return h >>> 0;
+  }
+
+  private matches(w: number, word: string): boolean {
+    const start = this.starts[w];
+    if (this.starts[w + 1] - 1 - start !== word.length) return false;
+    for (let k = 0; k < word.length; k++) if (this.text[start + k] !== word.charCodeAt(k)) return false;
+    return true;
+  }
 }
 
 export async function loadStaticEmbedder(spec: ModelSpec): Promise<Embedder> {
@@ -48,28 +104,30 @@ export async function loadStaticEmbedder(spec: ModelSpec): Promise<Embedder> {
 }
 
 function readTables(dir: string): StaticTables {
-  let words: string[];
+  let text: Buffer;
   let bin: Buffer;
   try {
-    words = fs.readFileSync(path.join(dir, STATIC_FILES[0]), 'utf8').split('\n');
+    text = fs.readFileSync(path.join(dir, STATIC_FILES[0]));
     bin = fs.readFileSync(path.join(dir, STATIC_FILES[1]));
   } catch (err) {
     throw new CgError('model_unavailable', `The built-in embedding model at ${dir} could not be read: ${errorMessage(err)}`,
       'Rebuild it with `npm run build:model -- --force` in the cg installation.');
   }
-  if (words[words.length - 1] === '') words.pop();
-  const vocab = words.length + FIRST_WORD_ID;
+  if (text.length && text[text.length - 1] !== 0x0a) {
+    throw new CgError('model_unavailable', `The built-in embedding model at ${dir} is damaged: ${STATIC_FILES[0]} is truncated`,
+      'Rebuild it with `npm run build:model -- --force` in the cg installation.');
+  }
+  const words = new Vocabulary(text);
+  const vocab = words.size + FIRST_WORD_ID;
   if (bin.length !== vocab * (4 + DIMS)) {
     throw new CgError('model_unavailable', `The built-in embedding model at ${dir} is damaged: ${STATIC_FILES[1]} has ${bin.length} bytes, `
       + `${vocab * (4 + DIMS)} expected for ${vocab} tokens`, 'Rebuild it with `npm run build:model -- --force` in the cg installation.');
   }
-  const ids = new Map<string, number>();
-  words.forEach((w, i) => ids.set(w, i + FIRST_WORD_ID));
   // Copied out, not viewed: a Float32Array view needs 4-byte alignment the Buffer does not promise.
   const scales = new Float32Array(vocab);
   for (let i = 0; i < vocab; i++) scales[i] = bin.readFloatLE(i * 4);
   const rows = new Int8Array(bin.buffer, bin.byteOffset + vocab * 4, vocab * DIMS);
-  return { ids, scales, rows };
+  return { vocab: words, scales, rows };
 }
 
 /** The model's tokens for a text, as its tokenizer.json defines them (truncated like the pipeline). */
@@ -96,9 +154,9 @@ class StaticEmbedder implements Embedder {
     const tokens = staticTokens(text);
     if (!tokens.length) return out;
     const sum = new Float64Array(DIMS);
-    const { ids, scales, rows } = this.t;
+    const { vocab, scales, rows } = this.t;
     for (const word of tokens) {
-      const id = ids.get(word) ?? UNK_ID;
+      const id = vocab.id(word);
       const scale = scales[id];
       const base = id * DIMS;
       for (let k = 0; k < DIMS; k++) sum[k] += Math.fround(rows[base + k] * scale);
