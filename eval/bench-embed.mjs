@@ -50,6 +50,10 @@ if (modelId === 'cg/glove-100d') {
 // 2. Symbols of the corpus.
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-bench-embed-'));
 fs.cpSync(corpus, path.join(scratch, path.basename(corpus)), { recursive: true });
+// Structure only: the index build would otherwise embed every symbol itself, and the cache's first
+// pass below would find nothing left to embed.
+fs.mkdirSync(path.join(scratch, '.codegraph'));
+fs.writeFileSync(path.join(scratch, '.codegraph', 'config.json'), JSON.stringify({ embeddings: { enabled: false } }));
 await buildIndex(scratch);
 const db = new Database(currentDbPath(scratch));
 const symbols = db.prepare(`SELECT id, name, qualified_name AS qualifiedName, signature, doc, mutates FROM symbols WHERE kind != 'module'`).all()
@@ -58,7 +62,7 @@ result.symbols = symbols.length;
 result.distinctTexts = new Set(symbols.map((s) => s.text)).size;
 result.meanTextChars = Math.round(symbols.reduce((n, s) => n + s.text.length, 0) / symbols.length);
 
-// 3. Load (a fresh process pays the transformers.js import too), throughput, query latency.
+// 3. Load (for a hub model a fresh process pays the transformers.js import too), throughput, query latency.
 let t = performance.now();
 const embedder = await loadEmbedder({ id: modelId, pooling: 'mean', normalize: true }, { batchSize });
 result.modelLoadMs = ms(t);
