@@ -4,8 +4,9 @@
 //   cold start       spawn `cg serve` -> initialize -> first answer (search_symbols), and to the first
 //                    codegraph_query (which also loads the tokenizer and the embedding model); median of N
 //   warm latency     p50/p95 per tool over --calls calls with varied arguments, round trip over stdio
-//   idle RSS         of the server process after the warm calls (query path loaded), and of a server
-//                    started with --no-warm after one search_symbols
+//   idle RSS         of the server process after the warm calls (query path loaded), of a server that
+//                    gave its query path back after --idle-release 2 (and its next codegraph_query), and
+//                    of a server started with --no-warm after one search_symbols
 //   baseline         the same question as a fresh `cg` CLI process (what an agent pays without a server),
 //                    measured in the same run: the ratio is server p50 / CLI p50
 //
@@ -126,6 +127,16 @@ await new Promise((r) => setTimeout(r, 2000));
 const idleRss = rssMiB(pid);
 await s.client.close();
 
+// A server that released its query path after --idle-release seconds without a request, and what the
+// next codegraph_query then costs (it loads the token encoding and the model again).
+const idler = await start(['--idle-release', '2']);
+await timed(idler.client, 'codegraph_query', { query: tasks[0] });
+for (let i = 0; i < 200 && !idler.stderr().includes('released the token encoding'); i++) await new Promise((r) => setTimeout(r, 50));
+await new Promise((r) => setTimeout(r, 500));
+const idleRssReleased = rssMiB(idler.transport.pid);
+const afterRelease = await timed(idler.client, 'codegraph_query', { query: tasks[1] });
+await idler.client.close();
+
 const lazy = await start(['--no-warm']);
 await timed(lazy.client, 'search_symbols', { query: 'Console' });
 await new Promise((r) => setTimeout(r, 1000));
@@ -158,7 +169,8 @@ const result = {
   corpus: { label, commit, files: idx.files, lines: loc, symbols: idx.symbols, edges: idx.edges, vectors: idx.vectors ?? null },
   coldStartMs: { firstAnswer: { median: ms(median(coldFirst)), runs: coldFirst.map(ms) }, firstQuery: { median: ms(median(coldQuery)), runs: coldQuery.map(ms) } },
   warmMs: warm,
-  idleRssMiB: { warm: ms(idleRss), noWarm: ms(idleRssNoWarm) },
+  idleRssMiB: { warm: ms(idleRss), afterIdleRelease: ms(idleRssReleased), noWarm: ms(idleRssNoWarm) },
+  firstQueryAfterIdleReleaseMs: ms(afterRelease),
   cliBaselineMs: baseline,
   targets: { coldStartMs: 1000, symbolSearchAndRefsP95Ms: 5, contextAndQueryP95Ms: 50, idleRssMiB: 150 },
 };

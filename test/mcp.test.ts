@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CG, copyFixture, git, makeRepo, runCg } from './helpers.js';
+import { CG, copyFixture, git, makeRepo, runCg, tempDir } from './helpers.js';
 import { createServer } from '../src/mcp/server.js';
 
 /**
@@ -20,13 +20,13 @@ interface Session {
 
 const sessions: Session[] = [];
 
-async function serve(root: string): Promise<Session> {
+async function serve(root: string, extra: string[] = []): Promise<Session> {
   const client = new Client({ name: 'cg-test', version: '0.0.1' });
   const errors: Error[] = [];
   const stderr: string[] = [];
   // A line on stdout that is not a protocol message would surface here as a parse error.
   client.onerror = (e) => errors.push(e);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CG, 'serve', root], stderr: 'pipe',
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CG, 'serve', root, ...extra], stderr: 'pipe',
     env: { ...process.env, CG_DEBUG: '' } as Record<string, string> });
   transport.stderr?.on('data', (d) => stderr.push(String(d)));
   await client.connect(transport);
@@ -385,6 +385,34 @@ describe('cg serve process life', () => {
       else child.stdin.end();
       expect(await exited).toBe(0);
     }
+  });
+});
+
+describe('cg serve when idle', () => {
+  it('gives back the token encoding and the model after --idle-release seconds without a request, and reloads them when asked', async () => {
+    const root = indexedRepo('python');
+    const s = await serve(root, ['--idle-release', '1']);
+    const query = await call(s, 'codegraph_query', { query: 'apply a discount to the order total' });
+    expect(query.isError).toBe(false);
+    // Each status call restarts the idle clock, so poll more slowly than the one second it waits.
+    let server: any;
+    for (let i = 0; i < 30; i++) {
+      await new Promise((r) => setTimeout(r, 1500));
+      server = (await call(s, 'status', {})).body.server;
+      if (server.idleReleases > 0) break;
+    }
+    expect(server).toMatchObject({ tokenCounterLoaded: false, embeddersLoaded: 0 });
+    expect(server.idleReleases).toBeGreaterThan(0);
+    expect(s.stderr.join('')).toContain('released the token encoding and the embedding model');
+    const again = await call(s, 'codegraph_query', { query: 'apply a discount to the order total' });
+    expect(again.body.files).toEqual(query.body.files);
+    expect((await call(s, 'status', {})).body.server).toMatchObject({ tokenCounterLoaded: true, embeddersLoaded: 1 });
+  }, 120_000);
+
+  it('refuses an --idle-release that is not a number of seconds', () => {
+    const res = runCg(['serve', '--idle-release', 'soon'], tempDir());
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--idle-release takes a number of seconds');
   });
 });
 

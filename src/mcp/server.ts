@@ -6,6 +6,7 @@ import { CG_VERSION } from '../indexer/build.js';
 import { LiveIndex } from '../store/live.js';
 import type { Freshness } from '../store/freshness.js';
 import { makeError, toolError, type ToolError } from './errors.js';
+import { DEFAULT_IDLE_RELEASE_SECONDS, IdleRelease, queryPathState } from './idle.js';
 import { LineGuard } from './line-guard.js';
 import { TOOLS, type ToolAnswer, type ToolDef } from './tools.js';
 
@@ -28,7 +29,7 @@ export interface ServerHandle {
   call(name: string, args: unknown): Promise<CallToolResult>;
 }
 
-export function createServer(root: string): ServerHandle {
+export function createServer(root: string, idle: IdleRelease | null = null): ServerHandle {
   const live = new LiveIndex(root);
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
   const server = new Server({ name: 'cg', title: 'CodeGrapher', version: CG_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
@@ -38,7 +39,19 @@ export function createServer(root: string): ServerHandle {
     annotations: { title: t.title, readOnlyHint: true, openWorldHint: false },
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  const call = (name: string, args: unknown) => callTool(live, byName, name, args);
+  const call = async (name: string, args: unknown) => {
+    try {
+      const result = await callTool(live, byName, name, args);
+      // The server's own memory belongs to the status answer; the tool itself only sees the index.
+      if (name === 'status' && !result.isError && result.structuredContent) {
+        const body = { ...result.structuredContent, server: queryPathState(idle) };
+        return { ...result, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
+      }
+      return result;
+    } finally {
+      idle?.touch();
+    }
+  };
   server.setRequestHandler(CallToolRequestSchema, (req) => call(req.params.name, req.params.arguments));
   return { server, live, call };
 }
@@ -112,19 +125,21 @@ function failure(e: ToolError, f?: Freshness): CallToolResult {
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** Serves until stdin closes. Stdout carries protocol messages only; everything else goes to stderr. */
-export async function serveStdio(root: string, opts: { warm?: boolean } = {}): Promise<void> {
+export async function serveStdio(root: string, opts: { warm?: boolean; idleReleaseSeconds?: number } = {}): Promise<void> {
   // A library that prints (a model loader's notice) must not corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
   console.warn = console.error;
-  const { server, live } = createServer(root);
+  const idle = new IdleRelease(opts.idleReleaseSeconds ?? DEFAULT_IDLE_RELEASE_SECONDS, (line) => process.stderr.write(`${line}\n`));
+  const { server, live } = createServer(root, idle);
   // Below the transport's own 10 MiB buffer limit, which would close the connection instead.
   const input = process.stdin.pipe(new LineGuard(MAX_MESSAGE_BYTES, (n) =>
     process.stderr.write(`cg serve: dropped a ${n}-byte message (the limit is ${MAX_MESSAGE_BYTES} bytes)\n`)));
   const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
   const done = new Promise<void>((resolve) => {
     const stop = () => {
+      idle.stop();
       live.close();
       resolve();
     };
@@ -137,7 +152,8 @@ export async function serveStdio(root: string, opts: { warm?: boolean } = {}): P
   server.onerror = (err) => process.stderr.write(`cg serve: ${err.message}\n`);
   await server.connect(transport);
   process.stderr.write(`cg serve: serving ${root} over stdio (cg ${CG_VERSION})\n`);
-  if (opts.warm !== false) setImmediate(() => void warmUp(root));
+  // The idle clock starts once the warm-up has loaded what it releases, or at the first request.
+  if (opts.warm !== false) setImmediate(() => void warmUp(root).then(() => idle.touch()));
   await done;
   await server.close().catch(() => undefined);
   // A signal can arrive while stdin is still open, which would keep the process alive.

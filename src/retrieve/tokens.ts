@@ -25,6 +25,19 @@ function dropDecodeTable(enc: Tiktoken): void {
   if (table instanceof Map) table.clear();
 }
 
+/** Whether the encoding's tables are loaded (or loading). */
+export function tokenCounterLoaded(): boolean {
+  return encoder !== null;
+}
+
+/**
+ * Forgets the encoding's tables (~60 MiB) so they can be collected; the next count loads them again.
+ * For a long-running server that sits idle (src/mcp/idle.ts). Counters already handed out keep working.
+ */
+export function releaseTokenCounter(): void {
+  encoder = null;
+}
+
 export async function tokenCounter(): Promise<(text: string) => number> {
   encoder ??= load();
   const { enc } = await encoder;

@@ -57,6 +57,20 @@ export function sharedEmbedder(spec: ModelSpec = BUILTIN_MODEL): Promise<Embedde
 }
 
 /** The built-in model is read directly (src/vectors/static.ts: same vectors, far less memory); hub models run in transformers.js. */
+/** Models loaded (or loading) by sharedEmbedder. */
+export function sharedEmbedderCount(): number {
+  return shared.size;
+}
+
+/**
+ * Forgets every shared embedder so its weights can be collected (a long-running server that sits idle,
+ * src/mcp/idle.ts); the next sharedEmbedder call loads the model again. Embedders already handed out
+ * keep working, so nothing is disposed here.
+ */
+export function releaseSharedEmbedders(): void {
+  shared.clear();
+}
+
 export async function loadEmbedder(spec: ModelSpec = BUILTIN_MODEL, opts: EmbedderOptions = {}): Promise<Embedder> {
   const status = modelStatus(spec);
   if (!status.available) throw unavailableError(spec, status.missing);
