@@ -12,7 +12,7 @@ import { IndexWriter, SYMBOLS_PER_FILE, symbolIdBase } from '../store/writer.js'
 import type { FileOutcome, IndexedOutcome } from '../extract/types.js';
 import { fileHash } from '../extract/process.js';
 import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress } from './build.js';
-import { extractAll } from './extract-pool.js';
+import { extractAll, type ExtractionPool } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
 import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
@@ -50,7 +50,20 @@ export interface ApplySummary {
   vectors: VectorSync | null;
   /** How ranks were refreshed (incremental mode): every row read (cold), or the previous rows patched. */
   ranks?: RankRefresh['mode'];
+  /** Where an incremental update spent its time (absent for rebuilds, whose build reports its own). */
+  phasesMs?: ApplyPhases;
   durationMs: number;
+}
+
+/** Milliseconds per step of an incremental update, in order. */
+export interface ApplyPhases {
+  plan: number;
+  extract: number;
+  write: number;
+  resolve: number;
+  ranks: number;
+  embed: number;
+  commit: number;
 }
 
 interface Plan {
@@ -66,7 +79,8 @@ interface Plan {
  * writer lock. Change-log records only narrow which paths to look at: every candidate is compared
  * with the index by content hash, so replaying records, or running after a crash, converges.
  */
-export async function applyLocked(root: string, onProgress: (p: BuildProgress) => void = () => {}): Promise<ApplySummary> {
+export async function applyLocked(root: string, onProgress: (p: BuildProgress) => void = () => {},
+  extraction?: ExtractionPool): Promise<ApplySummary> {
   const started = performance.now();
   const config = loadConfig(root);
   let db: Database.Database;
@@ -97,7 +111,7 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
       closed = true;
       return { ...(await rebuild(root, config, onProgress, started, rebuildReason)), records: log.entries.length, problems: log.problems };
     }
-    const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress);
+    const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress, extraction, started);
     const changed = result.added + result.modified + result.deleted || log.entries.length || result.vectors;
     return {
       ...result, mode: changed ? 'incremental' : 'none', reason: plan.rescan, records: log.entries.length, problems: log.problems,
@@ -174,6 +188,7 @@ interface Counts {
   vectors: VectorSync | null;
   /** How ranks were refreshed: from every row (cold) or from the previous ones with the changed files re-read (patched). */
   ranks?: RankRefresh['mode'];
+  phasesMs?: ApplyPhases;
 }
 
 /** When more than this share of files would be re-resolved, resolving all of them is as cheap. */
@@ -194,7 +209,8 @@ function inheritanceChanged(db: Database.Database, modifiedIds: number[], before
 }
 
 async function applyIncremental(root: string, db: Database.Database, config: Config, meta: Meta, state: RepoState,
-  candidates: Set<string> | null, onProgress: (p: BuildProgress) => void): Promise<Counts> {
+  candidates: Set<string> | null, onProgress: (p: BuildProgress) => void, extraction: ExtractionPool | undefined,
+  started: number): Promise<Counts> {
   const indexed = new Map((db.prepare('SELECT path, id, hash FROM files').raw().all() as [string, number, string][])
     .map(([path, id, hash]) => [path, { id, hash }]));
   const wopts = walkOptions(config);
@@ -261,13 +277,22 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousResolveRows);
     return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0, vectors: null };
   }
+  const phasesMs: ApplyPhases = { plan: 0, extract: 0, write: 0, resolve: 0, ranks: 0, embed: 0, commit: 0 };
+  let mark = started;
+  const lap = (phase: keyof ApplyPhases) => {
+    const now = performance.now();
+    phasesMs[phase] = Math.round(now - mark);
+    mark = now;
+  };
+  lap('plan');
   const outcomes: FileOutcome[] = [];
   onProgress({ phase: 'parse', done: 0, total: jobs.length });
   await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {
     outcomes.push(...batch);
     onProgress({ phase: 'parse', done: outcomes.length, total: jobs.length });
-  });
+  }, extraction);
   outcomes.sort((a, b) => (a.path < b.path ? -1 : 1));
+  lap('extract');
 
   const counts: Counts = { added: 0, modified: 0, deleted: removals.length, unchanged, generation, resolvedFiles: 0, vectors: null };
   let ranks: RankRefresh | null = null;
@@ -320,6 +345,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     if (meta.indexed_commit && state.head.kind === 'commit' && meta.indexed_commit !== state.head.commit) {
       writer.setHistory(addHistory(db, fileHistory(root, { range: `${meta.indexed_commit}..${state.head.commit}` })));
     }
+    lap('write');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const paths = db.prepare('SELECT path FROM files').pluck().all() as string[];
     const view = repoView(root, new Set(paths));
@@ -336,13 +362,18 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     if (only) writer.replaceResolvedEdgesOf(only, resolved.edges);
     else writer.replaceResolvedEdges(resolved.edges);
     writer.setResolutions(resolved.refs, resolved.imports);
+    lap('resolve');
     ranks = refreshRanks(db, writer, previousRanks);
+    lap('ranks');
     counts.resolvedFiles = only ? only.size : paths.length;
     onProgress({ phase: 'embed', done: 0, total: 1 });
     const v = await syncVectors(db, dir, config, generation, meta, changedIds);
     writer.setMeta({ ...stateMeta(state), generation, indexed_at: new Date().toISOString(), ...v.meta });
+    lap('embed');
     return v;
   });
+  lap('commit');
+  counts.phasesMs = phasesMs;
   // Committed: the next update in this process may patch these rows instead of reading them all.
   rankRowsCache.put(db.name, meta.build_id, generation, ranks!.rows);
   resolveRowsCache.put(db.name, meta.build_id, generation, resolveRows!);

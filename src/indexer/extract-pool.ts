@@ -14,13 +14,66 @@ import type { FileOutcome } from '../extract/types.js';
 const IN_PROCESS_MAX_BYTES = 1_500_000;
 const BATCH_BYTES = 256 * 1024;
 const BATCH_FILES = 64;
+/** The compiled worker, also when this module runs from src/ under the test runner. */
+const WORKER = path.join(PACKAGE_ROOT, 'dist', 'extract', 'worker.js');
 
 /**
- * Runs extraction over many files, on worker threads when that pays off, handing each batch of
- * outcomes to `onBatch` as it completes so the caller can stream them into the database.
+ * Worker threads started before the files to extract are known in full: they load the grammars and
+ * compile the queries of the languages named (0.1-0.8 s per language, mostly tree-sitter's query
+ * analysis) on other cores while this thread does something else, e.g. a snapshot restore verifying
+ * and unpacking the artifact before its catch-up. Each language gets its own threads, so two
+ * languages compile side by side instead of one after the other in every thread, and each file goes
+ * to a thread that has its grammar. Extraction handed such a pool runs on it whatever its size: the
+ * cost that made small jobs run in this thread is already paid. The owner destroys it.
+ */
+export class ExtractionPool {
+  private constructor(private readonly pools: Map<string, Piscina>) {}
+
+  /** `languages`: bytes of source to extract per language id; `workers` as in the configuration (0 = one per core). */
+  static start(languages: Map<string, number>, workers: number): ExtractionPool {
+    const pools = new Map<string, Piscina>();
+    const share = languages.size > 1 ? 1 : 0; // several languages: one thread each; one: as many as its size pays for
+    for (const [language, bytes] of [...languages].sort()) {
+      const threads = share || threadsFor(bytes, workers);
+      const pool = new Piscina({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+      // One warm-up per thread (piscina hands each to an idle thread). A warm-up that fails is not an
+      // error here: extraction loads the language again and reports the failure there.
+      for (let i = 0; i < threads; i++) pool.run({ warm: [language] }).catch(() => {});
+      pools.set(language, pool);
+    }
+    return new ExtractionPool(pools);
+  }
+
+  /** A batch of one language's files, on that language's threads (another language's if none was started for it). */
+  run(jobs: FileJob[], opts: ProcessOptions): Promise<FileOutcome[]> {
+    const pool = this.pools.get(jobs[0].language) ?? this.pools.values().next().value!;
+    return pool.run({ jobs, opts });
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.destroy()));
+  }
+}
+
+/** Threads worth starting for this much source: one per batch, at most one per core (or `workers`). */
+export function threadsFor(sourceBytes: number, workers: number): number {
+  const max = workers > 0 ? workers : Math.max(1, os.availableParallelism());
+  return Math.max(1, Math.min(max, Math.ceil(sourceBytes / BATCH_BYTES)));
+}
+
+/**
+ * Runs extraction over many files, on worker threads when that pays off (or on `started`, a pool
+ * already warm), handing each batch of outcomes to `onBatch` as it completes so the caller can stream
+ * them into the database.
  */
 export async function extractAll(jobs: FileJob[], opts: ProcessOptions, workers: number,
-  onBatch: (outcomes: FileOutcome[]) => void): Promise<void> {
+  onBatch: (outcomes: FileOutcome[]) => void, started?: ExtractionPool): Promise<void> {
+  if (started && jobs.length) {
+    const byLanguage = new Map<string, FileJob[]>();
+    for (const j of jobs) byLanguage.set(j.language, [...(byLanguage.get(j.language) ?? []), j]);
+    await Promise.all([...byLanguage.values()].flatMap((js) => batches(js)).map(async (batch) => onBatch(await started.run(batch, opts))));
+    return;
+  }
   const threads = workers > 0 ? workers : Math.max(1, os.availableParallelism());
   const bytes = jobs.reduce((n, j) => n + j.size, 0);
   if (threads === 1 || jobs.length < 2 || (workers === 0 && bytes < IN_PROCESS_MAX_BYTES)) {
@@ -28,13 +81,7 @@ export async function extractAll(jobs: FileJob[], opts: ProcessOptions, workers:
     for (const job of jobs) onBatch([await processFile(job, opts, allow)]);
     return;
   }
-  // The compiled worker, also when this module runs from src/ under the test runner.
-  const pool = new Piscina({
-    filename: path.join(PACKAGE_ROOT, 'dist', 'extract', 'worker.js'),
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 1000,
-  });
+  const pool = new Piscina({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
   try {
     await Promise.all(batches(jobs).map(async (batch) => onBatch(await pool.run({ jobs: batch, opts }))));
   } finally {

@@ -12,6 +12,7 @@ import { buildIndex, type BuildProgress, type BuildSummary } from './build.js';
 import { openReader } from '../store/db.js';
 import { indexStatus } from '../store/status.js';
 import { acquireWriterLock } from './lock.js';
+import type { ExtractionPool } from './extract-pool.js';
 
 export interface UpdateResult {
   /** One summary per round: a round repeats while records keep arriving during the previous one. */
@@ -24,7 +25,8 @@ export interface UpdateResult {
  * `cg update`: apply pending changes until none are left. The re-check after releasing the lock
  * closes the gap in which a hook saw the lock held and did not start an applier of its own.
  */
-export async function updateIndex(root: string, opts: { background?: boolean; onProgress?: (p: BuildProgress) => void } = {}):
+export async function updateIndex(root: string,
+  opts: { background?: boolean; onProgress?: (p: BuildProgress) => void; extraction?: ExtractionPool } = {}):
   Promise<UpdateResult> {
   const result: UpdateResult = { rounds: [], busy: false };
   for (let round = 0; round < 100; round++) {
@@ -41,7 +43,7 @@ export async function updateIndex(root: string, opts: { background?: boolean; on
     let summary: ApplySummary;
     try {
       logApplier(root, 'start');
-      summary = await applyLocked(root, opts.onProgress);
+      summary = await applyLocked(root, opts.onProgress, opts.extraction);
       logApplier(root, `end mode=${summary.mode} generation=${summary.generation} files=${summary.resolvedFiles} ms=${summary.durationMs}`);
     } catch (err) {
       logApplier(root, `failed: ${errorMessage(err)}`);
