@@ -231,6 +231,33 @@ describe('large change sets', () => {
   });
 });
 
+describe('what an update re-resolves', () => {
+  it('an import change reaches the files importing through it, not every file using the same names', async () => {
+    const bystanders = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`pkg/other${i}.py`,
+      `import os\n\ndef N():\n    return ${i}\n\ndef use${i}():\n    return N() + len(os.getcwd())\n`]));
+    const root = makeRepo({
+      'pkg/__init__.py': '',
+      'pkg/a.py': 'def N():\n    return 1\n',
+      'pkg/b.py': 'def N():\n    return 2\n',
+      'pkg/hub.py': 'from pkg.a import N\n',
+      'pkg/user.py': 'from pkg.hub import N\n\ndef use():\n    return N()\n',
+      'pkg/star.py': 'from pkg.hub import *\n\ndef star():\n    return N()\n',
+      ...bystanders,
+    }, { commit: true });
+    runCg(['index', '-q'], root);
+    setConfig(root, { hooks: { autoApply: false } });
+    // The hub now re-exports another N and imports a module every bystander imports too.
+    fs.writeFileSync(path.join(root, 'pkg/hub.py'), 'import os\nfrom pkg.b import N\n');
+    const round = runCg(['update', '--json'], root).json.rounds[0];
+    expect(round).toMatchObject({ mode: 'incremental', modified: 1 });
+    // hub itself, user (imports N through it) and star (imports everything from it); no bystander.
+    expect(round.resolvedFiles).toBe(3);
+    const callers = (runCg(['refs', 'pkg/b.py:N', '--callers', '--json'], root).json.callers as { file: string }[]).map((r) => r.file).sort();
+    expect(callers).toEqual(expect.arrayContaining(['pkg/star.py', 'pkg/user.py']));
+    expect(dumpOf(root)).toBe(await freshDump(root));
+  });
+});
+
 describe('symbol identity', () => {
   it('an edit keeps the ids of the symbols it did not touch', () => {
     const root = makeRepo({ 'a.py': 'def keep():\n    return 1\n\nclass K:\n    def m(self):\n        return keep()\n' });

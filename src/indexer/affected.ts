@@ -7,8 +7,12 @@ import type { FileExtract } from '../extract/types.js';
  * by name (kind, qualified name and, for return types, signature), and supertypes. So a file outside
  * the changed set can resolve differently only if
  *   - it imports a changed file that gained or lost a wildcard import (its scope may widen or narrow),
- *   - one of its references or imports names a definition or import that a changed file added,
- *     removed or altered (a new definition can capture a name; a removed one releases it), or
+ *   - one of its references or imports names a definition that a changed file added, removed or
+ *     altered (a new definition can capture a name; a removed one releases it),
+ *   - one of its imports names what a changed file's imports bind (re-exports: Python's imported names,
+ *     `export { x } from`, `pub use`), or it imports from a file whose imports changed (wildcards).
+ *     References never see another file's imports but through their own file's imports, so a new
+ *     `use std::task::Poll` in one file does not re-resolve every file that calls something `Poll`, or
  *   - an import of it names an added or removed file's module (an external import can turn internal).
  * Editing a function's body changes none of these, so only the edited file is re-resolved. Changes to
  * supertypes reach further (every subtype's method lookups), so the caller re-resolves everything when
@@ -16,8 +20,10 @@ import type { FileExtract } from '../extract/types.js';
  * full builds.
  */
 export interface ChangeFootprint {
-  /** Names whose definitions or imports changed (names and parts of qualified names). */
+  /** Names whose definitions changed (names and parts of qualified names). */
   names: Set<string>;
+  /** Names bound by imports that were added, removed or altered: other files see them only by importing them. */
+  importNames: Set<string>;
   /** Module-like names of added and removed paths: file names without extension, directory names. */
   modules: Set<string>;
   /** Files whose scope may change without a name saying so: importers of removed files and of wildcard changes. */
@@ -27,7 +33,7 @@ export interface ChangeFootprint {
 }
 
 export function emptyFootprint(): ChangeFootprint {
-  return { names: new Set(), modules: new Set(), importers: new Set(), inherits: new Set() };
+  return { names: new Set(), importNames: new Set(), modules: new Set(), importers: new Set(), inherits: new Set() };
 }
 
 /** What other files can see of one file: its definitions and its imports, as comparable keys. */
@@ -85,7 +91,7 @@ function importersOf(db: Database.Database, fileId: number): number[] {
 export function recordRemoved(db: Database.Database, fileId: number, path: string, fp: ChangeFootprint): void {
   const face = faceFromDb(db, fileId);
   for (const qn of face.symbols.values()) addQualified(fp.names, qn);
-  for (const names of face.imports.values()) for (const n of names) fp.names.add(n);
+  for (const names of face.imports.values()) for (const n of names) fp.importNames.add(n);
   for (const f of importersOf(db, fileId)) fp.importers.add(f);
   addModule(path, fp);
   for (const k of inheritanceKeys(db, [fileId])) fp.inherits.add(k);
@@ -95,7 +101,7 @@ export function recordRemoved(db: Database.Database, fileId: number, path: strin
 export function recordAdded(x: FileExtract, fp: ChangeFootprint): void {
   const face = faceFromExtract(x);
   for (const qn of face.symbols.values()) addQualified(fp.names, qn);
-  for (const names of face.imports.values()) for (const n of names) fp.names.add(n);
+  for (const names of face.imports.values()) for (const n of names) fp.importNames.add(n);
   addModule(x.path, fp);
 }
 
@@ -104,17 +110,18 @@ export function recordModified(db: Database.Database, fileId: number, x: FileExt
   const before = faceFromDb(db, fileId);
   const after = faceFromExtract(x);
   // Importers see this file's names through their own imports, so changed names reach them through
-  // `names`; only an import that brings unnamed things (`import *`, `export * from`) widens their scope.
-  let scopeChanged = false;
+  // `names` and `importNames`; an import that brings unnamed things (`import *`, `export * from`)
+  // widens their scope without a name, so any import change re-resolves the file's importers.
+  let importsChanged = false;
   for (const [a, b] of [[before, after], [after, before]] as const) {
     for (const [key, qn] of a.symbols) if (!b.symbols.has(key)) addQualified(fp.names, qn);
     for (const [key, names] of a.imports) {
       if (b.imports.has(key)) continue;
-      for (const n of names) fp.names.add(n);
-      if (!names.length || key.split('\0')[3] === '1') scopeChanged = true;
+      for (const n of names) fp.importNames.add(n);
+      importsChanged = true;
     }
   }
-  if (scopeChanged) for (const f of importersOf(db, fileId)) fp.importers.add(f);
+  if (importsChanged) for (const f of importersOf(db, fileId)) fp.importers.add(f);
   for (const k of inheritanceKeys(db, [fileId])) fp.inherits.add(k);
 }
 
@@ -151,7 +158,7 @@ export function affectedFiles(db: Database.Database, changed: number[], fp: Chan
         || (receiver && (fp.names.has(head(receiver)) || fp.names.has(last(receiver))))) out.add(fileId);
     }
   }
-  const words = [...new Set([...names, ...fp.modules])];
+  const words = [...new Set([...names, ...fp.importNames, ...fp.modules])];
   if (words.length) {
     for (const [fileId, module, importNames] of candidates(db, 'SELECT file_id, module, names FROM imports',
       ['module', 'names'], words) as [number, string, string][]) {
@@ -159,7 +166,7 @@ export function affectedFiles(db: Database.Database, changed: number[], fp: Chan
       const tail = module.split(/\.|::|->|\\|\//).filter(Boolean).pop() ?? '';
       const stem = module.replace(/\.(js|ts|mjs|cjs|jsx|tsx|php|py)$/, '').split(/\.|::|->|\\|\//).filter(Boolean).pop() ?? '';
       if (fp.modules.has(tail) || fp.modules.has(stem) || fp.names.has(stem)
-        || (JSON.parse(importNames) as { name: string }[]).some((n) => fp.names.has(n.name))) out.add(fileId);
+        || (JSON.parse(importNames) as { name: string }[]).some((n) => fp.names.has(n.name) || fp.importNames.has(n.name))) out.add(fileId);
     }
   }
   // Only files that still exist.
