@@ -359,8 +359,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       only = undefined;
       resolved = resolveAll(resolveInputFrom(db, resolveRows, only), view);
     }
-    if (only) writer.replaceResolvedEdgesOf(only, resolved.edges);
-    else writer.replaceResolvedEdges(resolved.edges);
+    writer.replaceResolvedEdges(resolved.edges, only ?? null);
     writer.setResolutions(resolved.refs, resolved.imports);
     lap('resolve');
     ranks = refreshRanks(db, writer, previousRanks);

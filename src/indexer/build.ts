@@ -140,7 +140,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     let ranks: RankRefresh | null = null;
     db.transaction(() => {
       writer.addEdges(resolved.edges);
-      writer.setResolutions(resolved.refs, resolved.imports);
+      writer.setResolutions(resolved.refs, resolved.imports, { fresh: true });
       ranks = refreshRanks(db, writer);
       writer.setHistory(fileHistory(root));
     })();

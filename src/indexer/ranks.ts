@@ -45,7 +45,7 @@ export interface RankRefresh {
  */
 export function refreshRanks(db: Database.Database, writer: IndexWriter, previous: RankRows | null = null): RankRefresh {
   const touched = writer.touchedFiles();
-  const patch = previous && touched.edges !== 'all' ? new Set([...touched.rows, ...touched.edges]) : null;
+  const patch = previous ? new Set([...touched.rows, ...touched.edges]) : null;
   const files = patch ? patchRows(db, previous!.files, patch) : loadRows(db, null);
   const { symbolRanks, fileRanks } = computeRanks(files);
   const rows = { files, symbolRanks, fileRanks };

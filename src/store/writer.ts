@@ -40,7 +40,7 @@ export function symbolFtsText(s: { name: string; qualifiedName: string; signatur
 /** Typed inserts for the index tables. */
 export class IndexWriter {
   private readonly stmt;
-  private readonly touched = { rows: new Set<number>(), edges: new Set<number>(), allEdges: false };
+  private readonly touched = { rows: new Set<number>(), edges: new Set<number>() };
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
@@ -166,29 +166,50 @@ export class IndexWriter {
     this.db.prepare('DELETE FROM secret_findings WHERE path = ?').run(path);
   }
 
-  /** Records how each reference and import of the resolved files was resolved (for statistics). */
-  setResolutions(refs: Map<number, string>, imports: Map<number, string>): void {
-    const ref = this.db.prepare('UPDATE refs SET resolution = ? WHERE id = ?');
-    const imp = this.db.prepare('UPDATE imports SET resolution = ? WHERE id = ?');
-    for (const [id, r] of refs) ref.run(r, id);
-    for (const [id, r] of imports) imp.run(r, id);
-  }
-
-  /** Replaces the resolved edges written in the given files (all kinds but contains). */
-  replaceResolvedEdgesOf(fileIds: Iterable<number>, edges: EdgeRow[]): void {
-    const del = this.db.prepare("DELETE FROM edges WHERE file_id = ? AND kind != 'contains'");
-    for (const id of fileIds) {
-      del.run(id);
-      this.touched.edges.add(id);
+  /**
+   * Records how each reference and import of the resolved files was resolved (for statistics). Rows
+   * already holding that state are left alone: an update that re-resolves every file changes few.
+   */
+  setResolutions(refs: Map<number, string>, imports: Map<number, string>, opts: { fresh: boolean } = { fresh: false }): void {
+    for (const [table, states] of [['refs', refs], ['imports', imports]] as const) {
+      // Reading every row back pays off only for many states; a few are written as they are.
+      const now = opts.fresh || states.size < 5000 ? null
+        : new Map(this.db.prepare(`SELECT id, resolution FROM ${table}`).raw().all() as [number, string | null][]);
+      const update = this.db.prepare(`UPDATE ${table} SET resolution = ? WHERE id = ?`);
+      for (const [id, r] of states) if (now?.get(id) !== r) update.run(r, id);
     }
-    this.addEdges(edges);
   }
 
-  /** Replaces every resolved edge (all kinds but contains, which belong to their file's rows). */
-  replaceResolvedEdges(edges: EdgeRow[]): void {
-    this.db.prepare("DELETE FROM edges WHERE kind != 'contains'").run();
-    this.touched.allEdges = true;
-    this.addEdges(edges);
+  /**
+   * Replaces the resolved edges (all kinds but contains) written in the given files, or in every file
+   * when `fileIds` is null, with `edges`, rewriting only the files whose edges differ: after a few
+   * files changed, most re-resolved files resolve to the same edges, and deleting and re-inserting
+   * them (four B-trees per row) was most of an update's resolve step on large repositories. A file's
+   * edges are compared as a multiset, by count and two 32-bit sums of per-row hashes.
+   */
+  replaceResolvedEdges(edges: EdgeRow[], fileIds: Iterable<number> | null = null): void {
+    const rows = (fileIds === null
+      ? this.db.prepare("SELECT src_id, dst_id, kind, confidence, line, file_id, target FROM edges WHERE kind != 'contains'").raw().all()
+      : this.db.prepare(`SELECT src_id, dst_id, kind, confidence, line, file_id, target FROM edges
+          WHERE file_id IN (SELECT value FROM json_each(?)) AND kind != 'contains'`).raw().all(JSON.stringify([...fileIds]))) as
+      [number, number | null, string, number, number | null, number, string | null][];
+    const before = new EdgeDigests();
+    for (const [src, dst, kind, confidence, line, fileId, target] of rows) before.add(fileId, src, dst, kind, confidence, line, target);
+    const after = new EdgeDigests();
+    const byFile = new Map<number, EdgeRow[]>();
+    for (const e of edges) {
+      after.add(e.fileId, e.src, e.dst, e.kind, e.confidence, e.line, e.target);
+      const list = byFile.get(e.fileId);
+      if (list) list.push(e);
+      else byFile.set(e.fileId, [e]);
+    }
+    const del = this.db.prepare("DELETE FROM edges WHERE file_id = ? AND kind != 'contains'");
+    for (const f of new Set([...(fileIds ?? before.files()), ...after.files()])) {
+      if (before.same(after, f)) continue;
+      del.run(f);
+      for (const e of byFile.get(f) ?? []) this.stmt.edge.run(e.src, e.dst, e.kind, e.confidence, e.line, e.fileId, e.target);
+      this.touched.edges.add(f);
+    }
   }
 
   addEdges(edges: EdgeRow[]): void {
@@ -197,11 +218,11 @@ export class IndexWriter {
   }
 
   /**
-   * Files whose rows this writer rewrote (removed or added) and files whose edges it replaced, so
-   * rank refreshing can re-read just those; 'all' after replaceResolvedEdges.
+   * Files whose rows this writer rewrote (removed or added) and files whose resolved edges changed,
+   * so rank refreshing can re-read just those.
    */
-  touchedFiles(): { rows: Set<number>; edges: Set<number> | 'all' } {
-    return { rows: this.touched.rows, edges: this.touched.allEdges ? 'all' : this.touched.edges };
+  touchedFiles(): { rows: Set<number>; edges: Set<number> } {
+    return { rows: this.touched.rows, edges: this.touched.edges };
   }
 
   /** PageRank of symbols (call graph) and files (call and import graph). */
@@ -227,4 +248,48 @@ export class IndexWriter {
   setMeta(values: Record<string, string | number>): void {
     for (const [k, v] of Object.entries(values)) this.stmt.meta.run(k, String(v));
   }
+}
+
+/** Per file: how many edge rows, and two order-independent sums of row hashes (see replaceResolvedEdges). */
+class EdgeDigests {
+  private readonly byFile = new Map<number, [number, number, number]>();
+  private static readonly float = new Float64Array(1);
+  private static readonly words = new Uint32Array(EdgeDigests.float.buffer);
+
+  add(fileId: number, src: number, dst: number | null, kind: string, confidence: number, line: number | null, target: string | null): void {
+    EdgeDigests.float[0] = confidence;
+    const fields = [src >>> 0, Math.floor(src / 2 ** 32), dst === null ? 0xffffffff : dst >>> 0, dst === null ? 0xffffffff : Math.floor(dst / 2 ** 32),
+      EdgeDigests.words[0], EdgeDigests.words[1], line ?? 0xffffffff, stringHash(kind), target === null ? 0xffffffff : stringHash(target)];
+    let h1 = 0x811c9dc5;
+    let h2 = 0x9e3779b9;
+    for (const x of fields) {
+      h1 = Math.imul(h1 ^ x, 0x01000193);
+      h2 = Math.imul((h2 ^ x) + 0x7f4a7c15, 0x85ebca6b);
+      h2 ^= h2 >>> 13;
+    }
+    const d = this.byFile.get(fileId);
+    if (d) {
+      d[0]++;
+      d[1] = (d[1] + (h1 >>> 0)) >>> 0;
+      d[2] = (d[2] + (h2 >>> 0)) >>> 0;
+    } else this.byFile.set(fileId, [1, h1 >>> 0, h2 >>> 0]);
+  }
+
+  files(): Iterable<number> {
+    return this.byFile.keys();
+  }
+
+  same(other: EdgeDigests, fileId: number): boolean {
+    const a = this.byFile.get(fileId);
+    const b = other.byFile.get(fileId);
+    if (!a || !b) return !a && !b;
+    return a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+  }
+}
+
+/** FNV-1a over UTF-16 code units. */
+function stringHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
