@@ -325,9 +325,11 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
           recordModified(db, old.id, o.extract, footprint);
           modifiedIds.push(old.id);
         } else recordAdded(o.extract, footprint);
-        if (old) writer.removeFile(old.id, o.path);
-        else writer.forgetPath(o.path);
-        writer.addFile(o, fileId, ids);
+        if (old) writer.replaceFile(o, fileId, o.path, ids);
+        else {
+          writer.forgetPath(o.path);
+          writer.addFile(o, fileId, ids);
+        }
         changedIds.push(fileId);
         if (old) counts.modified++;
         else counts.added++;

@@ -13,6 +13,12 @@ export interface IndexDump {
   edges: unknown[][];
   skipped: unknown[][];
   secrets: unknown[][];
+  /** Search postings: per file and per function (src/retrieve/terms.ts), with their token counts. */
+  fileTerms: unknown[][];
+  unitTerms: unknown[][];
+  /** The contentless full-text table cannot be read back: its per-row token counts and its totals stand in for it. */
+  ftsSizes: unknown[][];
+  ftsTotals: unknown[][];
 }
 
 export function dumpIndex(db: Database.Database): IndexDump {
@@ -38,5 +44,35 @@ export function dumpIndex(db: Database.Database): IndexDump {
       LEFT JOIN symbols d ON d.id = e.dst_id LEFT JOIN files df ON df.id = d.file_id JOIN files f ON f.id = e.file_id`)),
     skipped: sorted(rows('SELECT path, reason, detail, language, hash FROM skipped WHERE is_dir = 0')),
     secrets: sorted(rows('SELECT path, rule, line, fingerprint FROM secret_findings')),
+    fileTerms: sorted(rows(`SELECT f.path, f.tokens, t.term, t.tf FROM file_terms t JOIN files f ON f.id = t.file_id`)),
+    unitTerms: sorted(rows(`SELECT ${key('s', 'f')}, s.tokens, u.term, u.tf FROM unit_terms u
+      JOIN symbols s ON s.id = u.symbol_id JOIN files f ON f.id = s.file_id`)),
+    ftsSizes: sorted(rows(`SELECT ${key('s', 'f')}, hex(d.sz) FROM symbol_fts_docsize d
+      LEFT JOIN symbols s ON s.id = d.id LEFT JOIN files f ON f.id = s.file_id`)),
+    ftsTotals: [ftsTotals(db)],
   };
+}
+
+/**
+ * The full-text table's totals (rows, then tokens per column), which BM25 reads: FTS5's averages
+ * record, a run of SQLite varints. A table that never held a row has no record; that reads as zeros.
+ */
+function ftsTotals(db: Database.Database): number[] {
+  const block = db.prepare('SELECT block FROM symbol_fts_data WHERE id = 1').pluck().get() as Buffer | undefined;
+  const out: number[] = [];
+  for (let i = 0; block && i < block.length;) {
+    let v = 0;
+    for (let n = 0; i < block.length; n++) {
+      const b = block[i++];
+      if (n === 8) {
+        v = v * 256 + b;
+        break;
+      }
+      v = v * 128 + (b & 0x7f);
+      if (!(b & 0x80)) break;
+    }
+    out.push(v);
+  }
+  while (out.length && out[out.length - 1] === 0) out.pop();
+  return out.every((x) => x === 0) ? [] : out;
 }

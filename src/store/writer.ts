@@ -37,6 +37,14 @@ export function symbolFtsText(s: { name: string; qualifiedName: string; signatur
   return [searchText(s.name), searchText(s.qualifiedName.replace(/\./g, ' ')), searchText(s.signature), searchText(s.doc ?? ''), pathWords];
 }
 
+/** Postings and full-text rows of symbols that replaceFile left in place (by symbol id). */
+interface KeptTextRows {
+  units: Set<number>;
+  fts: Set<number>;
+}
+
+const NOTHING_KEPT: KeptTextRows = { units: new Set(), fts: new Set() };
+
 /** Typed inserts for the index tables. */
 export class IndexWriter {
   private readonly stmt;
@@ -73,7 +81,7 @@ export class IndexWriter {
    * `ids` gives each symbol's id when an update keeps the ids of symbols that did not change;
    * otherwise ids follow from the file id and the symbol's position.
    */
-  addFile(o: IndexedOutcome, fileId: number, ids?: number[]): void {
+  addFile(o: IndexedOutcome, fileId: number, ids?: number[], kept: KeptTextRows = NOTHING_KEPT): void {
     const x = o.extract;
     if (x.symbols.length >= SYMBOLS_PER_FILE) throw new Error(`${x.path} has more than ${SYMBOLS_PER_FILE - 1} symbols`);
     this.touched.rows.add(fileId);
@@ -88,7 +96,7 @@ export class IndexWriter {
         JSON.stringify(s.annotations), +s.exported, +s.isTest, +s.inError);
       if (parent !== null) this.stmt.edge.run(parent, id(i), 'contains', 1, s.startLine, fileId, null);
     });
-    this.addTerms(x, fileId, id);
+    this.addTerms(x, fileId, id, kept);
     for (const imp of x.imports) {
       this.stmt.importRow.run(fileId, imp.module, JSON.stringify(imp.names), imp.alias ?? null, +!!imp.wildcard,
         +!!imp.reexport, imp.line, +imp.inError);
@@ -113,27 +121,74 @@ export class IndexWriter {
   }
 
   /** Postings and full-text rows of a file (see src/retrieve/terms.ts). */
-  private addTerms(x: IndexedOutcome['extract'], fileId: number, id: (i: number) => number): void {
+  private addTerms(x: IndexedOutcome['extract'], fileId: number, id: (i: number) => number, kept: KeptTextRows = NOTHING_KEPT): void {
     if (!x.terms) return;
     if (x.terms.file.terms.length) this.stmt.fileTerms.run(fileId, JSON.stringify(x.terms.file.terms));
     for (const u of x.terms.units) {
       const sid = id(u.symbol);
-      if (u.counts.terms.length) this.stmt.unitTerms.run(sid, JSON.stringify(u.counts.terms));
+      if (u.counts.terms.length && !kept.units.has(sid)) this.stmt.unitTerms.run(sid, JSON.stringify(u.counts.terms));
       this.stmt.unitTokens.run(u.counts.tokens, sid);
     }
     const pathWords = ftsPathWords(x.path);
     x.symbols.forEach((s, i) => {
-      if (s.kind === 'module') return;
+      if (s.kind === 'module' || kept.fts.has(id(i))) return;
       this.stmt.fts.run(id(i), ...symbolFtsText(s, pathWords));
     });
   }
 
+  /**
+   * A changed file's rows replaced by its new extraction (`ids` as for addFile). A symbol that kept its
+   * id and whose postings or full-text row are what they were keeps those rows: an edit changes a few
+   * functions of a file, and deleting and re-inserting every posting and full-text row of the rest
+   * was most of an update's write step. Everything else is removed and written as addFile writes it.
+   */
+  replaceFile(o: IndexedOutcome, fileId: number, path: string, ids?: number[]): void {
+    const x = o.extract;
+    const base = symbolIdBase(fileId);
+    const id = ids ? (i: number) => ids[i] : (i: number) => base + i;
+    const kept: KeptTextRows = { units: new Set(), fts: new Set() };
+    // Postings: the old rows of each symbol against the new list, both in term order (a snapshot's
+    // canonical copy stores rows in another order than they were written).
+    const byTerm = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+    const fresh = new Map((x.terms?.units ?? []).map((u) => [id(u.symbol), JSON.stringify([...u.counts.terms].sort(byTerm))]));
+    const old = new Map<number, [string, number][]>();
+    for (const [sid, term, tf] of this.db.prepare('SELECT symbol_id, term, tf FROM unit_terms WHERE symbol_id >= ? AND symbol_id < ? ORDER BY term')
+      .raw().all(base, base + SYMBOLS_PER_FILE) as [number, string, number][]) {
+      const list = old.get(sid);
+      if (list) list.push([term, tf]);
+      else old.set(sid, [[term, tf]]);
+    }
+    const dropUnit = this.db.prepare('DELETE FROM unit_terms WHERE symbol_id = ?');
+    for (const [sid, rows] of old) {
+      if (fresh.get(sid) === JSON.stringify(rows)) kept.units.add(sid);
+      else dropUnit.run(sid);
+    }
+    // Full-text rows: the old text (rebuilt from the old symbol rows) against the new.
+    const pathWords = ftsPathWords(x.path);
+    const freshText = new Map<number, string>();
+    x.symbols.forEach((s, i) => {
+      if (s.kind !== 'module') freshText.set(id(i), JSON.stringify(symbolFtsText(s, pathWords)));
+    });
+    this.deleteFts(fileId, (sid, text) => {
+      if (freshText.get(sid) !== JSON.stringify(text)) return true;
+      kept.fts.add(sid);
+      return false;
+    });
+    this.removeRows(fileId, path);
+    this.addFile(o, fileId, ids, kept);
+  }
+
   /** Removes everything stored for a file (rows, its edges, its skip and secret records). */
   removeFile(fileId: number, path: string): void {
-    this.touched.rows.add(fileId);
     const first = symbolIdBase(fileId);
     this.deleteFts(fileId);
     this.db.prepare('DELETE FROM unit_terms WHERE symbol_id >= ? AND symbol_id < ?').run(first, first + SYMBOLS_PER_FILE);
+    this.removeRows(fileId, path);
+  }
+
+  /** The file's rows but its postings and full-text rows (removeFile and replaceFile deal with those). */
+  private removeRows(fileId: number, path: string): void {
+    this.touched.rows.add(fileId);
     for (const table of ['symbols', 'refs', 'imports', 'edges', 'file_terms']) {
       this.db.prepare(`DELETE FROM ${table} WHERE file_id = ?`).run(fileId);
     }
@@ -147,7 +202,7 @@ export class IndexWriter {
    * (Schema 7's contentless_delete table allowed a plain DELETE, which left BM25's document count and
    * average length counting removed rows, so an updated index ranked differently from a full build.)
    */
-  private deleteFts(fileId: number): void {
+  private deleteFts(fileId: number, which: (symbolId: number, text: string[]) => boolean = () => true): void {
     const file = this.db.prepare('SELECT path FROM files WHERE id = ?').pluck().get(fileId) as string | undefined;
     if (file === undefined) return;
     const rows = this.db.prepare(`SELECT id, name, qualified_name AS qualifiedName, signature, doc FROM symbols
@@ -157,7 +212,10 @@ export class IndexWriter {
     const del = this.db.prepare(`INSERT INTO symbol_fts (symbol_fts, rowid, name, qname, signature, doc, path)
       VALUES ('delete', ?, ?, ?, ?, ?, ?)`);
     const words = ftsPathWords(file);
-    for (const r of rows) del.run(r.id, ...symbolFtsText(r, words));
+    for (const r of rows) {
+      const text = symbolFtsText(r, words);
+      if (which(r.id, text)) del.run(r.id, ...text);
+    }
   }
 
   /** Drops a path's skip reason and secret findings (before it is recorded afresh). */
