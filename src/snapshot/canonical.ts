@@ -116,8 +116,12 @@ export async function writeCanonicalIndex(root: string, liveDb: string, staging:
       edges: db.prepare('SELECT COUNT(*) FROM edges').pluck().get() as number,
       vectors,
     };
+    // Planner statistics go with the snapshot (the same content gives the same statistics), so a
+    // restore needs no ANALYZE of its own before its catch-up queries.
+    db.exec('ANALYZE');
     // A final VACUUM INTO lays the pages out afresh: same content, same order, same file.
     db.prepare('VACUUM INTO ?').run(path.join(staging, SNAPSHOT_DB));
+    checkWritten(path.join(staging, SNAPSHOT_DB));
     return { meta: out, files, counts };
   } finally {
     db.close();
@@ -206,6 +210,20 @@ function recomputeDerived(db: Database.Database, root: string, commit: string): 
     writer.setHistory(fileHistory(root, { range: commit }));
     refreshRanks(db, writer);
   })();
+}
+
+/** SQLite's quick check of the database about to be packed: a damaged index is not published as a snapshot. */
+function checkWritten(file: string): void {
+  const db = new Database(file, { readonly: true });
+  try {
+    const ok = db.pragma('quick_check', { simple: true });
+    if (ok !== 'ok') {
+      throw new CgError('index_corrupt', `The snapshot's copy of the index fails SQLite's quick check: ${String(ok)}`,
+        'Run `cg index --full` to rebuild the index, then create the snapshot again.');
+    }
+  } finally {
+    db.close();
+  }
 }
 
 /** The contentless FTS5 table rebuilt from the symbol rows, as the writer fills it, then merged into one segment. */
