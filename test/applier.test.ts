@@ -258,6 +258,30 @@ describe('what an update re-resolves', () => {
   });
 });
 
+describe('ignore rules', () => {
+  it('a changed .gitignore rescans every file against the new rules instead of rebuilding, and ends as a full build', async () => {
+    const root = makeRepo({
+      '.gitignore': 'build_out/\n',
+      'src/a.py': 'def a():\n    return b()\n',
+      'gen/b.py': 'def b():\n    return 1\n',
+      'build_out/c.py': 'def c():\n    return 2\n',
+    }, { commit: true });
+    runCg(['index', '-q'], root);
+    setConfig(root, { hooks: { autoApply: false } });
+    fs.writeFileSync(path.join(root, '.gitignore'), 'gen/\n*.tmp.py\n');
+    fs.writeFileSync(path.join(root, 'src/x.tmp.py'), 'def x():\n    return 3\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'other ignore rules');
+    const round = runCg(['update', '--json'], root).json.rounds[0];
+    expect(round).toMatchObject({ mode: 'incremental', reason: '.gitignore changed', added: 1, deleted: 1 });
+    expect(dumpOf(root)).toBe(await freshDump(root));
+    const dirs = (dir: string) => new Database(currentDbPath(dir)!, { readonly: true })
+      .prepare('SELECT path, reason FROM skipped WHERE is_dir = 1 ORDER BY path').raw().all();
+    expect(dirs(root)).toEqual([['gen', 'ignored']]);
+    expect(runCg(['status', '--json'], root).json.skipped.byReason).toMatchObject({ ignored: 2 });
+  });
+});
+
 describe('symbol identity', () => {
   it('an edit keeps the ids of the symbols it did not touch', () => {
     const root = makeRepo({ 'a.py': 'def keep():\n    return 1\n\nclass K:\n    def m(self):\n        return keep()\n' });

@@ -3,7 +3,7 @@ import { CgError, errorMessage } from '../errors.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { readLog, type LogProblem, type LogRead } from '../changes/log.js';
 import { changedBetween } from '../repo/git.js';
-import { pathClassifier, walkRepo } from '../repo/walk.js';
+import { pathClassifier, walkRepo, type WalkSkip } from '../repo/walk.js';
 import { resolveAll } from '../resolve/resolver.js';
 import { openWriter, readMeta, type Meta } from '../store/db.js';
 import { loadResolveRows, patchResolveRows, resolveInputFrom, type FileResolveRows } from '../store/load.js';
@@ -26,7 +26,7 @@ import { languageForFile } from '../lang/registry.js';
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
 const REBUILD_MIN_FILES = 200;
-/** Files whose change alters which files are indexed at all. */
+/** Files whose change alters which files are indexed at all (a rescan checks every file against them). */
 const RULE_FILES = /(^|\/)(\.gitignore|\.cgignore)$/;
 
 export interface ApplySummary {
@@ -171,9 +171,8 @@ function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState
     if (!changed) return rescan(`commit ${meta.indexed_commit.slice(0, 10)} is no longer in the repository`);
     for (const p of changed) paths.add(p);
   }
-  for (const p of paths) {
-    if (RULE_FILES.test(p)) return { paths: null, rebuild: `${p} changed`, rescan: null };
-  }
+  // Ignore rules decide which files are indexed at all: every file is checked against the new ones.
+  for (const p of paths) if (RULE_FILES.test(p)) return rescan(`${p} changed`);
   return { paths, rebuild: null, rescan: null };
 }
 
@@ -215,11 +214,21 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     .map(([path, id, hash]) => [path, { id, hash }]));
   const wopts = walkOptions(config);
   let paths: Set<string>;
+  // A rescan also re-records the directories the walk leaves out, as a build does.
+  let dirSkips: WalkSkip[] | null = null;
+  let rescanMeta: Record<string, number> = {};
   if (candidates) paths = candidates;
   else {
-    // A rescan: everything on disk and everything indexed or recorded as skipped.
-    paths = new Set([...walkRepo(root, wopts).files.map((f) => f.path), ...indexed.keys(),
+    // A rescan: everything on disk (indexable or skipped) and everything indexed or recorded as skipped.
+    const walk = walkRepo(root, wopts);
+    paths = new Set([...walk.files.map((f) => f.path), ...walk.skipped.filter((x) => !x.isDir).map((x) => x.path), ...indexed.keys(),
       ...(db.prepare('SELECT path FROM skipped WHERE is_dir = 0').pluck().all() as string[])]);
+    const dirs = walk.skipped.filter((x) => x.isDir);
+    const key = (p: string, reason: string, detail: string | null | undefined) => `${p}\0${reason}\0${detail ?? ''}`;
+    const recorded = new Set((db.prepare('SELECT path, reason, detail FROM skipped WHERE is_dir = 1').raw().all() as [string, string, string | null][])
+      .map(([p, reason, detail]) => key(p, reason, detail)));
+    if (recorded.size !== dirs.length || dirs.some((d) => !recorded.has(key(d.path, d.reason, d.detail)))) dirSkips = dirs;
+    rescanMeta = { walk_unsupported: walk.unsupported };
   }
 
   const skippedRows = db.prepare('SELECT path, reason, detail, hash FROM skipped WHERE is_dir = 0').raw().all() as
@@ -256,7 +265,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   // The rank graphs' rows as this process left them at the live generation, if it wrote that one.
   const previousRanks = rankRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
   const previousResolveRows = resolveRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
-  if (!jobs.length && !removals.length && !walkSkips.length) {
+  if (!jobs.length && !removals.length && !walkSkips.length && !dirSkips) {
     if (vectorsOutOfDate(meta, config)) {
       // Only the embedding model (or its availability) changed: a generation with new vectors, same rows.
       const vectors = await inTransaction(db, async () => {
@@ -316,6 +325,10 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       writer.forgetPath(s.path);
       if (s.reason) writer.addSkipped(s.path, s.reason, s.detail, false, s.language);
     }
+    if (dirSkips) {
+      db.prepare('DELETE FROM skipped WHERE is_dir = 1').run();
+      for (const d of dirSkips) writer.addSkipped(d.path, d.reason, d.detail ?? null, true, null);
+    }
     for (const o of outcomes) {
       const old = indexed.get(o.path);
       if (o.status === 'indexed' && o.extract.symbols.length < SYMBOLS_PER_FILE) {
@@ -369,7 +382,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     counts.resolvedFiles = only ? only.size : paths.length;
     onProgress({ phase: 'embed', done: 0, total: 1 });
     const v = await syncVectors(db, dir, config, generation, meta, changedIds);
-    writer.setMeta({ ...stateMeta(state), generation, indexed_at: new Date().toISOString(), ...v.meta });
+    writer.setMeta({ ...stateMeta(state), generation, indexed_at: new Date().toISOString(), ...v.meta, ...rescanMeta });
     lap('embed');
     return v;
   });
