@@ -196,6 +196,52 @@ describe('buildContext', () => {
     expect(big.files[0].text).toContain('save(');
     expect(big.summary.length).toBeGreaterThan(0);
   });
+
+  it('gives an entry point too long for the budget as its first lines rather than leaving its file out', async () => {
+    // One long function about invoices, and a short neighbour that mentions them once.
+    const body = Array.from({ length: 110 }, (_, i) => `    total_${i} = invoice.lines[${i}].amount * invoice.rate  # rounding of invoice line ${i}`);
+    const repo = makeRepo({
+      'billing/invoice.py': `def round_invoice_totals(invoice):\n    """Round every invoice line total."""\n${body.join('\n')}\n    return invoice\n`,
+      'billing/report.py': 'def print_report(rows):\n    """Print rows; invoice totals come rounded."""\n    return rows\n',
+    });
+    const { buildIndex } = await import('../src/indexer/build.js');
+    const { openReader } = await import('../src/store/db.js');
+    await buildIndex(repo);
+    const db = openReader(repo);
+    try {
+      const budget = 900;
+      const whole = await buildContext(db, repo, { text: 'round invoice totals', budget: 20_000 });
+      expect(whole.files[0]).toMatchObject({ path: 'billing/invoice.py', form: 'source' });
+      expect((await tokenCounter())(whole.files[0].text)).toBeGreaterThan(budget);
+      const bundle = await buildContext(db, repo, { text: 'round invoice totals', budget });
+      expect(bundle.tokens_used).toBeLessThanOrEqual(budget);
+      expect(bundle.truncated).toBe(true);
+      expect(bundle.files[0]).toMatchObject({ path: 'billing/invoice.py', form: 'excerpt' });
+      expect(bundle.files[0].text).toContain('def round_invoice_totals(invoice):');
+      expect(bundle.files[0].text).toMatch(/cut to fit the budget: read billing\/invoice\.py:\d+-113 for the rest/);
+      expect(bundle.files.map((f) => f.path)).toContain('billing/report.py');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('holds at most 12 files, and says when more matched', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`shipping/carrier_${i}.py`] = `def quote_parcel_rate_${i}(parcel):\n    """Quote the parcel rate of carrier ${i}."""\n    return parcel.weight * ${i + 1}\n`;
+    const repo = makeRepo(files);
+    const { buildIndex } = await import('../src/indexer/build.js');
+    const { openReader } = await import('../src/store/db.js');
+    await buildIndex(repo);
+    const db = openReader(repo);
+    try {
+      const bundle = await buildContext(db, repo, { text: 'quote the parcel rate', budget: 20_000 });
+      expect(bundle.files).toHaveLength(12);
+      expect(bundle.truncated).toBe(true);
+      expect(bundle.summary).toContain('in 12 files');
+    } finally {
+      db.close();
+    }
+  });
 });
 
 describe('cg query and cg context (the CLI)', () => {

@@ -116,7 +116,8 @@ export const TOOLS: ToolDef[] = [
     name: 'get_context',
     title: 'Reading bundle for a task',
     description: 'A reading bundle for a task within a token budget: a summary, the relations between the places (calls, '
-      + 'tests), the full source of the entry points and the signatures of the rest, whole files grouped. Use it instead of '
+      + 'tests), the full source of the entry points (their first lines when the budget allows no more) and the signatures '
+      + 'of the rest, whole files grouped, at most 12 files. Use it instead of '
       + 'opening many files one by one when you need to understand an area before changing it. For a quick list of '
       + 'places use codegraph_query; for one known file use read_file.',
     schema: z.object({

@@ -86,7 +86,7 @@ function render(r: QueryResponse): string {
 export function registerContext(program: Command): void {
   program
     .command('context')
-    .description('a reading bundle for a task: summary, relations, full source of the entry points and signatures of the rest, within a token budget')
+    .description('a reading bundle for a task: summary, relations, full source of the entry points (cut to fit when too long) and signatures of the rest, at most 12 files, within a token budget')
     .argument('<text...>', 'the task in words')
     .option('--cursor-file <file>', 'the file being edited')
     .option('--budget <tokens>', `token budget (${DEFAULT_BUDGET} by default; cl100k_base tokens)`, String(DEFAULT_BUDGET))
