@@ -83,6 +83,29 @@ describe('token counts', () => {
     }
     expect(floor('def f(x):\n    return x\n')).toBeGreaterThan(0);
   });
+
+  it('counts exactly what the encoder counts, though pieces are counted once and kept', async () => {
+    const { Tiktoken } = await import('js-tiktoken/lite');
+    const ranks = (await import('js-tiktoken/ranks/cl100k_base')).default;
+    const enc = new Tiktoken(ranks);
+    const count = await tokenCounter();
+    const sources = [path.join(ROOT, 'src'), path.join(ROOT, 'fixtures')].flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .map((rel) => path.join(dir, rel)).filter((p) => fs.statSync(p).isFile()));
+    const samples = [
+      ...sources.map((p) => fs.readFileSync(p, 'utf8')),
+      'déjà vu — 日本語のテキスト 😀 and emoji\r\n\t  indented\n\n\n   x  12345678 1,000,000 \u00a0nbsp',
+      '<|endoftext|> special <|fim_prefix|> markers',
+      '    \n\t\t\n   ', '',
+    ];
+    expect(sources.length).toBeGreaterThan(100);
+    // Twice: the second pass counts from the kept pieces.
+    for (let pass = 0; pass < 2; pass++) {
+      for (const text of samples) {
+        expect(count(text)).toBe(enc.encode(text, 'all').length);
+        expect(count(JSON.stringify(text))).toBe(enc.encode(JSON.stringify(text), 'all').length);
+      }
+    }
+  });
 });
 
 describe('runQuery', () => {

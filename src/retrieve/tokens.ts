@@ -36,13 +36,43 @@ export function tokenCounterLoaded(): boolean {
  */
 export function releaseTokenCounter(): void {
   encoder = null;
+  pieceTokens.clear();
 }
 
+/**
+ * Counts tokens exactly. The encoding splits text into pieces with its pattern and merges each piece
+ * on its own, so a text's count is the sum of its pieces' counts, and pieces repeat (keywords,
+ * indentation, common names): each piece's count is kept (up to PIECE_CACHE pieces, then the cache
+ * starts over), which made packing a bundle several times faster. Text with special-token markers
+ * (`<|`) is counted whole, as those are one token each.
+ */
 export async function tokenCounter(): Promise<(text: string) => number> {
   encoder ??= load();
-  const { enc } = await encoder;
-  return (text: string) => enc.encode(text, 'all').length;
+  const { enc, pieces } = await encoder;
+  return (text: string) => {
+    if (text.includes('<|')) return enc.encode(text, 'all').length;
+    let n = 0;
+    pieces.lastIndex = 0;
+    for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
+      const piece = m[0];
+      if (piece === '') {
+        pieces.lastIndex++; // never loop on an empty match
+        continue;
+      }
+      let c = pieceTokens.get(piece);
+      if (c === undefined) {
+        c = enc.encode(piece, 'all').length;
+        if (pieceTokens.size >= PIECE_CACHE) pieceTokens.clear();
+        pieceTokens.set(piece, c);
+      }
+      n += c;
+    }
+    return n;
+  };
 }
+
+const PIECE_CACHE = 50_000;
+const pieceTokens = new Map<string, number>();
 
 /**
  * A lower bound of the token count, far cheaper than counting: the encoding first splits text into
