@@ -85,7 +85,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
       // The first lines of each entry point, leaving room for the signatures of the files after it.
       const rest = signatureCosts.slice(i + 1).reduce((a, b) => a + b, 0);
       const room = budget - used - Math.min(rest, Math.floor((budget - used) / 2));
-      const clipped = clipToFit(path, entries, sources, room, cost);
+      const clipped = clipToFit(path, entries, sources, room, count);
       if (clipped) {
         add('excerpt', clipped.text, clipped.tokens);
         continue;
@@ -124,25 +124,46 @@ function sourcesText(path: string, entries: QueryEntry[], sources: (string[] | n
   }).join('\n\n');
 }
 
-/** The most lines per place (at least 2: a signature line and one more) that fit in `room` tokens, or null. */
+/**
+ * The most lines per place (at least 2: a signature line and one more) that fit in `room` tokens, or
+ * null. Counting the whole text for every candidate length cost up to 50 ms a bundle, so each line is
+ * counted once and lengths are chosen by sums of those counts (which run over the exact count by a few
+ * percent): the chosen text is counted exactly, cut by a tenth while it is over, and, where the sums
+ * were pessimistic, lengthened once by the measured ratio.
+ */
+/** How far past the room line counts are summed: the sums run over the exact count by a few percent. */
+const ESTIMATE_REACH = 1.25;
+
 function clipToFit(path: string, entries: QueryEntry[], sources: (string[] | null)[], room: number,
-  cost: (path: string, text: string) => number): { text: string; tokens: number } | null {
+  count: (text: string) => number): { text: string; tokens: number } | null {
   const longest = Math.max(0, ...sources.map((s) => s?.length ?? 0));
-  let best: { text: string; tokens: number } | null = null;
-  let lo = 2;
-  let hi = longest - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const text = sourcesText(path, entries, sources, mid);
-    const tokens = cost(path, text);
-    if (tokens <= room) {
-      best = { text, tokens };
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
+  if (longest <= 2) return null;
+  const fixed = count(path) + 8;
+  // estimates[k]: the estimated tokens with k lines per place, as far as the budget could reach.
+  const estimates = [0, fixed + count(sourcesText(path, entries, sources, 1))];
+  for (let k = 2; k < longest && estimates[k - 1] <= room * ESTIMATE_REACH; k++) {
+    estimates[k] = estimates[k - 1] + sources.reduce((sum, src) => sum + (src && k - 1 < src.length ? count(src[k - 1]) + 1 : 0), 0);
   }
-  return best;
+  const longestWithin = (limit: number) => {
+    let k = 2;
+    while (k + 1 < estimates.length && estimates[k + 1] <= limit) k++;
+    return k;
+  };
+  const exact = (lines: number) => {
+    const text = sourcesText(path, entries, sources, lines);
+    return { lines, text, tokens: fixed + count(text) };
+  };
+  let fit = exact(longestWithin(room));
+  while (fit.tokens > room) {
+    if (fit.lines === 2) return null;
+    fit = exact(Math.max(2, Math.floor(fit.lines * 0.9)));
+  }
+  const longer = longestWithin(room * (estimates[fit.lines] / fit.tokens));
+  if (longer > fit.lines) {
+    const tried = exact(longer);
+    if (tried.tokens <= room) fit = tried;
+  }
+  return { text: fit.text, tokens: fit.tokens };
 }
 
 function groupByFile(entries: QueryEntry[]): Map<string, QueryEntry[]> {
