@@ -66,7 +66,10 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   let used = count(summary) + count(relationships.join('\n'));
   const files: ContextSection[] = [];
   const cost = (path: string, text: string) => count(text) + count(path) + 8;
-  const signatureCosts = kept.map(([path, entries]) => cost(path, signaturesText(path, entries)));
+  const signatures = kept.map(([path, entries]) => {
+    const text = signaturesText(path, entries);
+    return { text, tokens: cost(path, text) };
+  });
   for (const [i, [path, entries]] of kept.entries()) {
     const places = entries.map((e) => ({ symbol: e.symbol, line_range: e.line_range, rationale: e.rationale }));
     const add = (form: ContextSection['form'], text: string, tokens: number) => {
@@ -83,7 +86,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
       }
       truncated = true;
       // The first lines of each entry point, leaving room for the signatures of the files after it.
-      const rest = signatureCosts.slice(i + 1).reduce((a, b) => a + b, 0);
+      const rest = signatures.slice(i + 1).reduce((sum, sig) => sum + sig.tokens, 0);
       const room = budget - used - Math.min(rest, Math.floor((budget - used) / 2));
       const clipped = clipToFit(path, entries, sources, room, count);
       if (clipped) {
@@ -91,20 +94,21 @@ export async function buildContext(db: Database.Database, root: string, input: Q
         continue;
       }
     }
-    const text = signaturesText(path, entries);
-    if (used + signatureCosts[i] > budget) {
+    if (used + signatures[i].tokens > budget) {
       truncated = true;
       continue;
     }
-    add('signatures', text, signatureCosts[i]);
+    add('signatures', signatures[i].text, signatures[i].tokens);
   }
   return { ...base, status: 'ok', summary, relationships, files, tokens_used: used, truncated };
 }
 
 const header = (path: string, e: QueryEntry) => `// ${path}:${e.line_range[0]}-${e.line_range[1]} ${e.symbol ?? ''} (${e.rationale})`;
 
+const signatureOf = (path: string, e: QueryEntry) => `${header(path, e)}\n${e.signature ?? ''}`;
+
 function signaturesText(path: string, entries: QueryEntry[]): string {
-  return entries.map((e) => `${header(path, e)}\n${e.signature ?? ''}`).join('\n\n');
+  return entries.map((e) => signatureOf(path, e)).join('\n\n');
 }
 
 /** A place's source lines (capped as excerpts are), or null when the file cannot be read or now looks like it holds a credential. */
@@ -117,12 +121,15 @@ function sourceOf(root: string, e: QueryEntry): string[] | null {
 function sourcesText(path: string, entries: QueryEntry[], sources: (string[] | null)[], maxLines: number): string {
   return entries.map((e, i) => {
     const src = sources[i];
-    if (!src) return `${header(path, e)}\n${e.signature ?? ''}`;
+    if (!src) return signatureOf(path, e);
     if (src.length <= maxLines) return `${header(path, e)}\n${src.join('\n')}`;
     const [start, end] = e.line_range;
     return `${header(path, e)}\n${src.slice(0, maxLines).join('\n')}\n… (cut to fit the budget: read ${path}:${start + maxLines}-${end} for the rest)`;
   }).join('\n\n');
 }
+
+/** How far past the room line counts are summed: the sums run over the exact count by a few percent. */
+const ESTIMATE_REACH = 1.25;
 
 /**
  * The most lines per place (at least 2: a signature line and one more) that fit in `room` tokens, or
@@ -131,9 +138,6 @@ function sourcesText(path: string, entries: QueryEntry[], sources: (string[] | n
  * percent): the chosen text is counted exactly, cut by a tenth while it is over, and, where the sums
  * were pessimistic, lengthened once by the measured ratio.
  */
-/** How far past the room line counts are summed: the sums run over the exact count by a few percent. */
-const ESTIMATE_REACH = 1.25;
-
 function clipToFit(path: string, entries: QueryEntry[], sources: (string[] | null)[], room: number,
   count: (text: string) => number): { text: string; tokens: number } | null {
   const longest = Math.max(0, ...sources.map((s) => s?.length ?? 0));

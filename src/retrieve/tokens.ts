@@ -52,13 +52,7 @@ export async function tokenCounter(): Promise<(text: string) => number> {
   return (text: string) => {
     if (text.includes('<|')) return enc.encode(text, 'all').length;
     let n = 0;
-    pieces.lastIndex = 0;
-    for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
-      const piece = m[0];
-      if (piece === '') {
-        pieces.lastIndex++; // never loop on an empty match
-        continue;
-      }
+    eachPiece(pieces, text, (piece) => {
       let c = pieceTokens.get(piece);
       if (c === undefined) {
         c = enc.encode(piece, 'all').length;
@@ -66,7 +60,7 @@ export async function tokenCounter(): Promise<(text: string) => number> {
         pieceTokens.set(piece, c);
       }
       n += c;
-    }
+    });
     return n;
   };
 }
@@ -86,11 +80,16 @@ export async function tokenFloor(): Promise<(text: string) => number> {
   return (text: string) => {
     if (text.includes('<|')) return 0;
     let n = 0;
-    pieces.lastIndex = 0;
-    for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
-      if (m[0] === '') pieces.lastIndex++; // never loop on an empty match
-      else n++;
-    }
+    eachPiece(pieces, text, () => n++);
     return n;
   };
+}
+
+/** Calls `visit` with each piece the encoding's pattern splits `text` into. */
+function eachPiece(pattern: RegExp, text: string, visit: (piece: string) => void): void {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    if (m[0] === '') pattern.lastIndex++; // never loop on an empty match
+    else visit(m[0]);
+  }
 }
