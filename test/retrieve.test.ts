@@ -7,6 +7,7 @@ import { buildContext } from '../src/retrieve/context.js';
 import { CgError } from '../src/errors.js';
 import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
 import { tokenCounter, tokenFloor } from '../src/retrieve/tokens.js';
+import { openReader } from '../src/store/db.js';
 import { copyFixture, git, indexFixture, makeRepo, ROOT, runCg, type Indexed } from './helpers.js';
 
 interface GroundTruthTask {
@@ -341,5 +342,74 @@ describe('cg query and cg context (the CLI)', () => {
     const res = runCg(['query', 'f'], bare);
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/cg index/);
+  });
+});
+
+describe('commit-message boilerplate', () => {
+  const TEMPLATE = ['## Changes', 'What changes are made in this PR?', '## Checklist', '- [ ] I have added tests',
+    '- [ ] I have updated the documentation'].join('\n');
+  const files = {
+    'src/cache.py': [
+      'class Cache:',
+      '    def evict_expired(self, now):',
+      '        """Drop the cache entries whose expiry time has passed."""',
+      '        for key, entry in list(self.entries.items()):',
+      '            if entry.expires_at < now:',
+      '                del self.entries[key]',
+      '',
+    ].join('\n'),
+    // Shares every word of the template and none of the task.
+    'src/checklist.py': [
+      'def render_checklist(changes, tests_added, documentation_updated):',
+      '    """The checklist of changes made: tests added, documentation updated."""',
+      '    made = [change for change in changes if change.made]',
+      '    return {"changes": made, "tests": tests_added, "added": tests_added, "documentation": documentation_updated, "updated": True}',
+      '',
+    ].join('\n'),
+  };
+  const task = `Fix cache eviction of expired entries\n\n${TEMPLATE}`;
+  const commitWithTemplate = (dir: string, subject: string) => {
+    fs.appendFileSync(path.join(dir, 'NOTES.md'), `${subject}\n`);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', `${subject}\n\n${TEMPLATE}`);
+  };
+
+  it('lines the history repeats are learnt when they recur, kept in the index, and left out of the ranking', () => {
+    const dir = makeRepo(files, { commit: true });
+    commitWithTemplate(dir, 'Add a changelog entry for the parser');
+    commitWithTemplate(dir, 'Rename the session helper');
+    expect(runCg(['index', '--json'], dir).code).toBe(0);
+    // Two messages are not yet a pattern: the template's words still pull the checklist module first.
+    const before = runCg(['query', task, '--json'], dir).json;
+    expect(before.files[0].path).toBe('src/checklist.py');
+    expect(before.warnings).toEqual([]);
+
+    commitWithTemplate(dir, 'Support nested sessions');
+    expect(runCg(['update', '--json'], dir).code).toBe(0);
+    const after = runCg(['query', task, '--json'], dir).json;
+    expect(after.files[0].path).toBe('src/cache.py');
+    expect(after.warnings.join(' ')).toMatch(/5 line\(s\) of the query recur in this repository's commit messages/);
+    expect(after.query).toBe(task);
+
+    // A full build of the same commit learns the same lines.
+    const db = () => openReader(dir);
+    const learnt = (d: Database.Database) => { try { return d.prepare("SELECT value FROM meta WHERE key = 'message_boilerplate'").pluck().get(); } finally { d.close(); } };
+    const incremental = learnt(db());
+    expect(JSON.parse(incremental as string)).toContain('- [ ] i have added tests');
+    expect(runCg(['index', '--full', '--json'], dir).code).toBe(0);
+    expect(learnt(db())).toBe(incremental);
+  });
+
+  it('never drops the subject line, and a repository without history drops nothing', () => {
+    const dir = makeRepo(files, { commit: true });
+    for (const s of ['one', 'two', 'three']) commitWithTemplate(dir, s);
+    expect(runCg(['index', '--json'], dir).code).toBe(0);
+    const res = runCg(['query', '## Checklist', '--json'], dir).json;
+    expect(res.warnings).toEqual([]);
+    expect(res.files[0].path).toBe('src/checklist.py');
+
+    const plain = makeRepo(files);
+    expect(runCg(['index', '--json'], plain).code).toBe(0);
+    expect(runCg(['query', task, '--json'], plain).json.warnings).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { fileHash } from '../extract/process.js';
 import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress } from './build.js';
 import { extractAll, type ExtractionPool } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
+import { boilerplateMeta, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
 import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
 import type { EdgeRow } from '../store/writer.js';
@@ -262,6 +263,9 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   const dir = path.dirname(currentDbPath(root)!);
   const generation = Number(meta.generation ?? 0) + 1;
   const writer = new IndexWriter(db);
+  // The commit-message boilerplate is learnt from the history up to the indexed commit: only a moved HEAD changes it.
+  const commitMeta = state.head.kind !== 'commit' ? NO_BOILERPLATE
+    : meta.indexed_commit !== state.head.commit ? boilerplateMeta(root, state.head.commit) : {};
   // The rank graphs' rows as this process left them at the live generation, if it wrote that one.
   const previousRanks = rankRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
   const previousResolveRows = resolveRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
@@ -270,7 +274,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       // Only the embedding model (or its availability) changed: a generation with new vectors, same rows.
       const vectors = await inTransaction(db, async () => {
         const v = await syncVectors(db, dir, config, generation, meta, null);
-        writer.setMeta({ ...stateMeta(state), generation, indexed_at: new Date().toISOString(), ...v.meta });
+        writer.setMeta({ ...stateMeta(state), ...commitMeta, generation, indexed_at: new Date().toISOString(), ...v.meta });
         return v;
       });
       pruneVectors(dir, vectors.meta, meta);
@@ -281,7 +285,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     }
     // Nothing to change: the records were replays, or edits that were undone. Only the bookkeeping
     // moves (checkpoint, commit); the content, and so the generation, stays.
-    writer.setMeta({ ...stateMeta(state), indexed_at: new Date().toISOString() });
+    writer.setMeta({ ...stateMeta(state), ...commitMeta, indexed_at: new Date().toISOString() });
     if (previousRanks) rankRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousRanks);
     if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousResolveRows);
     return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0, vectors: null };
@@ -382,7 +386,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     counts.resolvedFiles = only ? only.size : paths.length;
     onProgress({ phase: 'embed', done: 0, total: 1 });
     const v = await syncVectors(db, dir, config, generation, meta, changedIds);
-    writer.setMeta({ ...stateMeta(state), generation, indexed_at: new Date().toISOString(), ...v.meta, ...rescanMeta });
+    writer.setMeta({ ...stateMeta(state), ...commitMeta, generation, indexed_at: new Date().toISOString(), ...v.meta, ...rescanMeta });
     lap('embed');
     return v;
   });

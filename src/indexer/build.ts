@@ -13,6 +13,7 @@ import { fileHistory } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
 import { syncVectors, type VectorSync } from './vectors.js';
 import { captureState, stateMeta } from './state.js';
+import { boilerplateMeta, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
 import { loadResolveRows, resolveInputFrom } from '../store/load.js';
 import { resolveRowsCache } from './resolve-rows.js';
 import { createIndexes, SCHEMA_VERSION } from '../store/schema.js';
@@ -167,6 +168,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     const commit = state.head.kind === 'commit' ? state.head.commit : null;
     writer.setMeta({
       ...stateMeta(state),
+      ...(commit ? boilerplateMeta(root, commit) : NO_BOILERPLATE),
       schema_version: SCHEMA_VERSION,
       cg_version: CG_VERSION,
       generation,

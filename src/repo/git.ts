@@ -125,6 +125,20 @@ export function fileHistory(root: string, opts: { range?: string; max?: number }
   return out;
 }
 
+/**
+ * The messages of the newest `max` non-merge commits reachable from `rev`, newest first. Empty without
+ * git or commits.
+ */
+export function commitMessages(root: string, opts: { rev?: string; max: number }): string[] {
+  try {
+    const text = execFileSync('git', [...GIT, 'log', '--no-merges', '--format=%B%x00', '-n', String(opts.max), opts.rev ?? 'HEAD', '--'],
+      { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+    return text.split('\0').map((m) => m.trim()).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
 /** A commit's committer time as an ISO string (UTC), or null if the commit is unknown. */
 export function commitTime(root: string, commit: string): string | null {
   try {

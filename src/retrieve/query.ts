@@ -7,6 +7,7 @@ import { expandRegions } from './expand.js';
 import { excerptFromLines, fileLines, regionsOf, type Region } from './regions.js';
 import { emptySignals, rankFiles, type RankedFile } from './rank.js';
 import { fuse } from './fusion.js';
+import { taskText } from './boilerplate.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
@@ -103,7 +104,7 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   validateQuery(input);
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const { ranked, preset, warnings } = await rankCandidates(db, root, input);
+  const { ranked, preset, warnings, text } = await rankCandidates(db, root, input);
   const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
@@ -116,7 +117,7 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   }
   const top = ranked[0].score;
   let regions: Region[] = [];
-  for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, input.text, f.score / top));
+  for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, text, f.score / top));
   regions.push(...signalRegions(db, input.signals ?? []));
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
@@ -130,18 +131,20 @@ export async function runQuery(db: Database.Database, root: string, input: Query
  * graph signals still answer, with a warning that says why.
  */
 export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
-  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[] }> {
+  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string }> {
   const config = loadConfig(root);
   const preset = input.preset ?? config.retrieval.preset;
-  const lexical = rankFiles(db, input.text);
   const warnings: string[] = [];
+  const { text, dropped } = taskText(db, input.text);
+  if (dropped) warnings.push(`${dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
+  const lexical = rankFiles(db, text);
   const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map(), byFile: new Map() }
-    : await vectorMatches(db, config, input.text);
+    : await vectorMatches(db, config, text);
   if (vectors.warning) warnings.push(vectors.warning);
   const signalled = new Map<string, number>();
   for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
   const fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
-  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings };
+  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text };
 }
 
 /** Calls and tests are followed from the best place of each of the best files, not only from the best file. */

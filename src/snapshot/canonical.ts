@@ -6,6 +6,7 @@ import type { Meta } from '../store/db.js';
 import { createIndexes, createTables } from '../store/schema.js';
 import { ftsPathWords, IndexWriter, SYMBOLS_PER_FILE, symbolFtsText } from '../store/writer.js';
 import { fileHistory } from '../repo/git.js';
+import { boilerplateMeta } from '../retrieve/boilerplate.js';
 import { refreshRanks } from '../indexer/ranks.js';
 import { storedVectors } from '../vectors/cache.js';
 import { VectorStore } from '../vectors/store.js';
@@ -85,7 +86,8 @@ export async function writeCanonicalIndex(root: string, liveDb: string, staging:
     db.prepare('ATTACH DATABASE ? AS src').run(raw);
     const srcMeta = Object.fromEntries((db.prepare('SELECT key, value FROM src.meta').all() as { key: string; value: string }[])
       .map((r) => [r.key, r.value])) as Meta;
-    const out = normalisedMeta(srcMeta, check(srcMeta));
+    // Learnt from the history up to the snapshot's commit, as a full build of that commit would.
+    const out = { ...normalisedMeta(srcMeta, check(srcMeta)), ...boilerplateMeta(root, srcMeta.indexed_commit) };
     db.transaction(() => {
       copyTables(db, srcMeta);
       regenerateFts(db);
