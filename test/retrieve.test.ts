@@ -136,6 +136,23 @@ describe('runQuery', () => {
     }
     const tight = await runQuery(db, root, { text: 'shop service total of products', budget: 100, snippets: true });
     expect(tight.truncated).toBe(true);
+    expect(tight.truncated_by).toBe('budget');
+  });
+
+  it('says when the place cap, not the budget, held places back', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`shipping/carrier_${i}.py`] = `def quote_parcel_rate_${i}(parcel):\n    return parcel.weight * ${i + 1}\n`;
+    const repo = makeRepo(files);
+    expect(runCg(['index', '-q'], repo).code).toBe(0);
+    const res = runCg(['query', 'quote the parcel rate', '--json'], repo).json;
+    expect(res.files).toHaveLength(12);
+    expect(res.tokens_used).toBeLessThan(res.token_budget / 2);
+    expect(res).toMatchObject({ truncated: true, truncated_by: 'places' });
+    expect(runCg(['query', 'quote the parcel rate'], repo).stdout).toContain('more places ranked lower: at most 12 are returned');
+    const whole = runCg(['query', 'quote_parcel_rate_3', '--json', '--budget', '200000'], repo).json;
+    expect(whole.truncated_by === null || whole.truncated_by === 'places').toBe(true);
+    const tight = runCg(['query', 'quote the parcel rate', '--budget', '150'], repo);
+    expect(tight.stdout).toContain('more did not fit: raise --budget');
   });
 
   it('follows calls and tests from the best match, and not at depth 0', async () => {
@@ -240,6 +257,7 @@ describe('buildContext', () => {
       const bundle = await buildContext(db, repo, { text: 'round invoice totals', budget });
       expect(bundle.tokens_used).toBeLessThanOrEqual(budget);
       expect(bundle.truncated).toBe(true);
+      expect(bundle.truncated_by).toBe('budget');
       expect(bundle.files[0]).toMatchObject({ path: 'billing/invoice.py', form: 'excerpt' });
       expect(bundle.files[0].text).toContain('def round_invoice_totals(invoice):');
       expect(bundle.files[0].text).toMatch(/cut to fit the budget: read billing\/invoice\.py:\d+-113 for the rest/);
@@ -261,6 +279,7 @@ describe('buildContext', () => {
       const bundle = await buildContext(db, repo, { text: 'quote the parcel rate', budget: 20_000 });
       expect(bundle.files).toHaveLength(12);
       expect(bundle.truncated).toBe(true);
+      expect(bundle.truncated_by).toBe('files');
       expect(bundle.summary).toContain('in 12 files');
     } finally {
       db.close();

@@ -1,5 +1,5 @@
-import type { QueryResponse } from '../retrieve/query.js';
-import type { ContextBundle } from '../retrieve/context.js';
+import { DEFAULT_MAX_REGIONS, truncationNote, type QueryResponse } from '../retrieve/query.js';
+import { MAX_FILES, type ContextBundle } from '../retrieve/context.js';
 
 /** Markdown renderings of answers, for agents that read prose better than JSON. */
 export function renderQuery(r: QueryResponse): string {
@@ -11,7 +11,7 @@ export function renderQuery(r: QueryResponse): string {
     if (e.excerpt) out.push('```', e.excerpt, '```');
     else if (e.signature) out.push(`\`${e.signature}\``);
   }
-  out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ' (more did not fit: raise token_budget)' : ''}`);
+  out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, 'token_budget', DEFAULT_MAX_REGIONS)})` : ''}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }
@@ -20,7 +20,7 @@ export function renderContext(r: ContextBundle): string {
   const out = [`# ${r.summary}`];
   if (r.relationships.length) out.push('', '## Relations', ...r.relationships.map((x) => `- ${x}`));
   for (const f of r.files) out.push('', `## ${f.path} (${f.form})`, '```', f.text, '```');
-  out.push('', `${r.tokens_used}/${r.token_budget} tokens${r.truncated ? '; more did not fit (raise token_budget)' : ''}`);
+  out.push('', `${r.tokens_used}/${r.token_budget} tokens${r.truncated ? `; ${truncationNote(r.truncated_by, 'token_budget', MAX_FILES)}` : ''}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }

@@ -42,6 +42,8 @@ export interface ContextBundle {
   token_budget: number;
   tokenizer: string;
   truncated: boolean;
+  /** What held content back: 'budget' (a larger budget gets more in) or 'files' (at most 12 files, whatever the budget); null when nothing was. */
+  truncated_by: 'budget' | 'files' | null;
   preset: QueryResponse['preset'];
   warnings: string[];
 }
@@ -53,12 +55,13 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   const count = await tokenCounter();
   const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, preset: found.preset, warnings: found.warnings };
   if (found.status === 'empty_results') {
-    return { ...base, status: 'empty_results', summary: found.suggestion ?? 'Nothing matched.', relationships: [], files: [], tokens_used: 0, truncated: false };
+    return { ...base, status: 'empty_results', summary: found.suggestion ?? 'Nothing matched.', relationships: [], files: [], tokens_used: 0, truncated: false, truncated_by: null };
   }
   const groups = [...groupByFile(found.files)];
   const kept = groups.slice(0, MAX_FILES);
   const shown = kept.flatMap(([, entries]) => entries);
-  let truncated = groups.length > kept.length;
+  const capped = groups.length > kept.length;
+  let cutForBudget = false;
   const entryPoints = new Set(found.files.slice(0, ENTRY_POINTS).map((e) => `${e.path}:${e.line_range[0]}`));
   const summary = summarize(input.text, found.files.slice(0, ENTRY_POINTS), shown);
   const relationships = shown.filter((e) => /^(called by|calls|test of) /.test(e.rationale))
@@ -84,7 +87,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
         add('source', text, tokens);
         continue;
       }
-      truncated = true;
+      cutForBudget = true;
       // The first lines of each entry point, leaving room for the signatures of the files after it.
       const rest = signatures.slice(i + 1).reduce((sum, sig) => sum + sig.tokens, 0);
       const room = budget - used - Math.min(rest, Math.floor((budget - used) / 2));
@@ -95,12 +98,13 @@ export async function buildContext(db: Database.Database, root: string, input: Q
       }
     }
     if (used + signatures[i].tokens > budget) {
-      truncated = true;
+      cutForBudget = true;
       continue;
     }
     add('signatures', signatures[i].text, signatures[i].tokens);
   }
-  return { ...base, status: 'ok', summary, relationships, files, tokens_used: used, truncated };
+  const truncatedBy = cutForBudget ? 'budget' : capped ? 'files' : null;
+  return { ...base, status: 'ok', summary, relationships, files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy };
 }
 
 const header = (path: string, e: QueryEntry) => `// ${path}:${e.line_range[0]}-${e.line_range[1]} ${e.symbol ?? ''} (${e.rationale})`;

@@ -72,6 +72,11 @@ export interface QueryResponse {
   tokenizer: string;
   total_symbols: number;
   truncated: boolean;
+  /**
+   * What held more places back: 'budget' (a larger token budget gets more in) or 'places' (at most
+   * maxRegions places are returned, whatever the budget); null when nothing was held back.
+   */
+  truncated_by: 'budget' | 'places' | null;
   total_candidates: number;
   stale_references: { path: string; line: number | null }[];
   /** The ranking preset used, and what it could not use (e.g. no vectors: the model is unavailable). */
@@ -106,13 +111,13 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
   const { ranked, preset, warnings, text } = await rankCandidates(db, root, input);
   const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
-  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated'> = {
+  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
     total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
   if (!ranked.length) {
-    return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false,
+    return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false, truncated_by: null,
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
   const top = ranked[0].score;
@@ -122,7 +127,7 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
   regions = dedupe(regions).sort((a, b) => b.score - a.score);
-  return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets)) };
+  return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
 }
 
 /**
@@ -230,17 +235,20 @@ function dedupe(regions: Region[]): Region[] {
 }
 
 /**
- * Entries in score order until the budget is spent. An entry is never cut: one that does not fit is
- * skipped (and the answer marked truncated), and a smaller one after it may still fit.
+ * Entries in score order until the budget is spent or maxRegions are in. An entry is never cut: one
+ * that does not fit is skipped (and the answer marked truncated), and a smaller one after it may still
+ * fit. `moreFiles`: files ranked below those the regions came from.
  */
-async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean):
-  Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated'>> {
+async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean):
+  Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'>> {
   const count = await tokenCounter();
   const floor = await tokenFloor();
   const top = regions[0]?.score || 1;
   const files: QueryEntry[] = [];
   let used = 0;
-  let truncated = false;
+  // A place left out for the budget means a larger budget would help, even when the place cap binds too.
+  let skippedForBudget = false;
+  let capped = false;
   const noSecrets = Allowlist.empty();
   // Places of one file share its text; read it once per answer.
   const texts = new Map<string, string[] | null>();
@@ -252,8 +260,12 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
   const smallest = count(JSON.stringify({ path: '', line_range: [0, 0], symbol: null, kind: '', signature: null, excerpt: null,
     score: 0, rationale: '', confidence: 0 }));
   for (const r of regions) {
-    if (files.length >= maxRegions || budget - used < smallest) {
-      truncated = true;
+    if (files.length >= maxRegions) {
+      capped = true;
+      break;
+    }
+    if (budget - used < smallest) {
+      skippedForBudget = true;
       break;
     }
     const lines = snippets ? linesOf(r.path) : null;
@@ -267,18 +279,34 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
     };
     const json = JSON.stringify(entry);
     if (used + floor(json) > budget) {
-      truncated = true;
+      skippedForBudget = true;
       continue;
     }
     const tokens = count(json);
     if (used + tokens > budget) {
-      truncated = true;
+      skippedForBudget = true;
       continue;
     }
     used += tokens;
     files.push(entry);
   }
-  return { files, tokens_used: used, truncated };
+  // Places come from the best maxRegions files only: a full answer with more files ranked is capped too.
+  if (files.length >= maxRegions && moreFiles) capped = true;
+  const truncatedBy = skippedForBudget ? 'budget' : capped ? 'places' : null;
+  return { files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy };
+}
+
+/**
+ * What a reader of a truncated answer can do about it, for the text renderings: a larger budget helps
+ * only when the budget held places back; the place and file caps (`cap`) hold whatever the budget.
+ */
+export function truncationNote(by: 'budget' | 'places' | 'files' | null, budgetOption: string, cap: number): string {
+  switch (by) {
+    case 'budget': return `more did not fit: raise ${budgetOption}`;
+    case 'places': return `more places ranked lower: at most ${cap} are returned`;
+    case 'files': return `more files ranked lower: a bundle holds at most ${cap}`;
+    default: return '';
+  }
 }
 
 /** A heuristic in [0, 1]: how strongly the evidence points here relative to the best candidate. */

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { RANKING_PRESETS, type RankingPreset } from '../../config/config.js';
 import { CgError } from '../../errors.js';
-import { runQuery, DEFAULT_BUDGET, type QueryResponse } from '../../retrieve/query.js';
+import { runQuery, DEFAULT_BUDGET, DEFAULT_MAX_REGIONS, truncationNote, type QueryResponse } from '../../retrieve/query.js';
 import { emit } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
 import { parseIntInRange } from '../args.js';
 import { toRepoPath } from '../../repo/root.js';
 import { readSignals } from './signals.js';
-import { buildContext, type ContextBundle } from '../../retrieve/context.js';
+import { buildContext, MAX_FILES, type ContextBundle } from '../../retrieve/context.js';
 
 export function registerQuery(program: Command): void {
   program
@@ -76,7 +76,7 @@ function render(r: QueryResponse): string {
     if (e.excerpt) out.push(e.excerpt.split('\n').map((l) => `    | ${l}`).join('\n'));
     else if (e.signature) out.push(`    ${e.signature}`);
   }
-  out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ' (more did not fit: raise --budget)' : ''}; `
+  out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, '--budget', DEFAULT_MAX_REGIONS)})` : ''}; `
     + `${r.total_candidates} candidate files of ${r.total_symbols} symbols`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   for (const s of r.stale_references) out.push(`stale reference in the signal: ${s.path}${s.line ? `:${s.line}` : ''} is not in the repository`);
@@ -110,7 +110,7 @@ function renderContext(r: ContextBundle): string {
   const out = [`# ${r.summary}`];
   if (r.relationships.length) out.push('', '## Relations', ...r.relationships.map((x) => `- ${x}`));
   for (const f of r.files) out.push('', `## ${f.path} (${f.form})`, f.text);
-  out.push('', `${r.tokens_used}/${r.token_budget} tokens${r.truncated ? '; more did not fit (raise --budget)' : ''}`);
+  out.push('', `${r.tokens_used}/${r.token_budget} tokens${r.truncated ? `; ${truncationNote(r.truncated_by, '--budget', MAX_FILES)}` : ''}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }
