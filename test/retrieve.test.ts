@@ -7,7 +7,8 @@ import { buildContext } from '../src/retrieve/context.js';
 import { CgError } from '../src/errors.js';
 import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
 import { tokenCounter, tokenFloor } from '../src/retrieve/tokens.js';
-import { openReader } from '../src/store/db.js';
+import BetterSqlite from 'better-sqlite3';
+import { currentDbPath, openReader } from '../src/store/db.js';
 import { copyFixture, git, indexFixture, makeRepo, ROOT, runCg, type Indexed } from './helpers.js';
 
 interface GroundTruthTask {
@@ -419,7 +420,7 @@ describe('commit-message boilerplate', () => {
     expect(learnt(db())).toBe(incremental);
   });
 
-  it('never drops the subject line, and a repository without history drops nothing', () => {
+  it('never drops the subject line; without history, or with a damaged stored value, drops nothing', () => {
     const dir = makeRepo(files, { commit: true });
     for (const s of ['one', 'two', 'three']) commitWithTemplate(dir, s);
     expect(runCg(['index', '--json'], dir).code).toBe(0);
@@ -430,5 +431,14 @@ describe('commit-message boilerplate', () => {
     const plain = makeRepo(files);
     expect(runCg(['index', '--json'], plain).code).toBe(0);
     expect(runCg(['query', task, '--json'], plain).json.warnings).toEqual([]);
+
+    // A damaged stored value costs the template filter, not the answer.
+    const db = new BetterSqlite(currentDbPath(dir)!);
+    db.prepare("UPDATE meta SET value = '{not json' WHERE key = 'message_boilerplate'").run();
+    db.close();
+    const damaged = runCg(['query', task, '--json'], dir);
+    expect(damaged.code).toBe(0);
+    expect(damaged.json.warnings).toEqual([]);
+    expect(damaged.json.files.length).toBeGreaterThan(0);
   });
 });

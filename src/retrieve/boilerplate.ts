@@ -54,11 +54,21 @@ export interface TaskText {
   dropped: number;
 }
 
+/** The stored lines; none from an index written before they were learnt, or from a damaged value (ranking then reads the whole query). */
+function parsedLines(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const lines: unknown = JSON.parse(value);
+    return Array.isArray(lines) ? lines.filter((l): l is string => typeof l === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 /** The query without the lines this index knows as its repository's commit-message boilerplate. */
 export function taskText(db: Database.Database, text: string): TaskText {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(BOILERPLATE_META) as string | undefined;
-  if (!row) return { text, dropped: 0 };
-  const known = new Set(JSON.parse(row) as string[]);
+  const known = new Set(parsedLines(row));
   if (!known.size) return { text, dropped: 0 };
   const lines = text.split('\n');
   const kept = lines.filter((line, i) => i === 0 || !known.has(normaliseLine(line)));
