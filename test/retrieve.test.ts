@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../src/retrieve/query.js';
 import { buildContext } from '../src/retrieve/context.js';
 import { CgError } from '../src/errors.js';
 import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
 import { tokenCounter, tokenFloor } from '../src/retrieve/tokens.js';
-import BetterSqlite from 'better-sqlite3';
 import { currentDbPath, openReader } from '../src/store/db.js';
 import { copyFixture, git, indexFixture, makeRepo, ROOT, runCg, type Indexed } from './helpers.js';
 
@@ -433,7 +432,7 @@ describe('commit-message boilerplate', () => {
     expect(runCg(['query', task, '--json'], plain).json.warnings).toEqual([]);
 
     // A damaged stored value costs the template filter, not the answer.
-    const db = new BetterSqlite(currentDbPath(dir)!);
+    const db = new Database(currentDbPath(dir)!);
     db.prepare("UPDATE meta SET value = '{not json' WHERE key = 'message_boilerplate'").run();
     db.close();
     const damaged = runCg(['query', task, '--json'], dir);

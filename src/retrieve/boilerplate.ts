@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { commitMessages } from '../repo/git.js';
+import { readMeta } from '../store/db.js';
 
 /**
  * Lines a repository's commit messages repeat: pull-request templates ("## 🎯 Changes", "- [ ] I have
@@ -67,8 +68,7 @@ function parsedLines(value: string | undefined): string[] {
 
 /** The query without the lines this index knows as its repository's commit-message boilerplate. */
 export function taskText(db: Database.Database, text: string): TaskText {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(BOILERPLATE_META) as string | undefined;
-  const known = new Set(parsedLines(row));
+  const known = new Set(parsedLines(readMeta(db)[BOILERPLATE_META]));
   if (!known.size) return { text, dropped: 0 };
   const lines = text.split('\n');
   const kept = lines.filter((line, i) => i === 0 || !known.has(normaliseLine(line)));
