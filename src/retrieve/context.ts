@@ -1,6 +1,4 @@
 import type Database from 'better-sqlite3';
-import { Allowlist } from '../secrets/allowlist.js';
-import { scanSecrets } from '../secrets/scan.js';
 import { runQuery, type QueryInput, type QueryEntry, type QueryResponse } from './query.js';
 import { excerptOf } from './regions.js';
 import { TOKENIZER, tokenCounter } from './tokens.js';
@@ -115,10 +113,9 @@ function signaturesText(path: string, entries: QueryEntry[]): string {
   return entries.map((e) => signatureOf(path, e)).join('\n\n');
 }
 
-/** A place's source lines (capped as excerpts are), or null when the file cannot be read or now looks like it holds a credential. */
+/** A place's source lines (capped as excerpts are, secrets redacted), or null when the file cannot be read. */
 function sourceOf(root: string, e: QueryEntry): string[] | null {
-  const src = excerptOf(root, { path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] });
-  return src && !scanSecrets(e.path, src, Allowlist.empty()).length ? src.split('\n') : null;
+  return excerptOf(root, { path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] })?.split('\n') ?? null;
 }
 
 /** The places with their source, each cut to its first `maxLines` lines (with a note of what was left out). */

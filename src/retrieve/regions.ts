@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { readScrubbed } from '../secrets/read.js';
 import { symbolsWhere, type SymbolInfo } from '../store/queries.js';
 import { queryTerms, type RankedFile } from './rank.js';
 import { tokenize } from './tokenize.js';
@@ -85,13 +84,9 @@ export function excerptOf(root: string, r: { path: string; startLine: number; en
   return lines && excerptFromLines(lines, r, maxLines);
 }
 
-/** A file's lines, or null when it cannot be read (gone since it was indexed, unreadable). */
+/** A file's lines, secrets redacted, or null when it cannot be read (gone since it was indexed, unreadable). */
 export function fileLines(root: string, relPath: string): string[] | null {
-  try {
-    return fs.readFileSync(path.join(root, relPath), 'utf8').split('\n');
-  } catch {
-    return null;
-  }
+  return readScrubbed(root, relPath)?.split('\n') ?? null;
 }
 
 export function excerptFromLines(lines: string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {
