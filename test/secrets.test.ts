@@ -202,13 +202,13 @@ describe('secrets in the index', () => {
   it('finds a credential stored in a database, for snapshot verification', () => {
     const file = path.join(makeRepo({}), 'x.db');
     const db = new Database(file);
-    db.exec('CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); CREATE TABLE symbols (file_id INTEGER, signature TEXT, doc TEXT)');
+    db.exec('CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); CREATE TABLE symbols (id INTEGER PRIMARY KEY, file_id INTEGER, signature TEXT, doc TEXT)');
     db.prepare('INSERT INTO files VALUES (1, ?)').run('a.py');
-    db.prepare('INSERT INTO symbols VALUES (1, ?, NULL)').run('def f(x):');
+    db.prepare('INSERT INTO symbols VALUES (1, 1, ?, NULL)').run('def f(x):');
     db.close();
     expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([]);
     const w = new Database(file);
-    w.prepare('INSERT INTO symbols VALUES (1, ?, NULL)').run(`def connect(key="${AWS_KEY}"):`);
+    w.prepare('INSERT INTO symbols VALUES (2, 1, ?, NULL)').run(`def connect(key="${AWS_KEY}"):`);
     w.close();
     expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([expect.objectContaining({ table: 'symbols', rule: 'aws-access-token' })]);
   });

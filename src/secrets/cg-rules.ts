@@ -111,7 +111,8 @@ export const CG_RULES: SecretRule[] = [
   rule({
     id: 'private-key-body',
     description: 'The lines after a BEGIN … PRIVATE KEY line, with or without the END line.',
-    regex: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[^\n]*\n((?:[^\n]*?[A-Za-z0-9+/=]{16,}[^\n]*(?:\n|$))+)/gd,
+    // From the first base64 run of the next line to the last run of the last line holding one.
+    regex: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[^\n]*\n[^\n]*?([A-Za-z0-9+/=]{16,}(?:[^\n]*\n[^\n]*?[A-Za-z0-9+/=]{16,})*)/gd,
     keywords: ['private key'],
     secretGroup: 1,
   }),

@@ -27,17 +27,23 @@ export interface StoredSecret {
 export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSecret[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
+    const has = (t: string) => !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t);
     const paths = new Map<number, string>();
-    const hasFiles = !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'files'").get();
-    if (hasFiles) for (const [id, p] of db.prepare('SELECT id, path FROM files').raw().all() as [number, string][]) paths.set(id, p);
+    if (has('files')) for (const [id, p] of db.prepare('SELECT id, path FROM files').raw().all() as [number, string][]) paths.set(id, p);
+    // Rows of a symbol (its search terms) belong to the symbol's file.
+    const symbolFile = new Map<number, string>();
+    if (has('symbols')) {
+      for (const [id, f] of db.prepare('SELECT id, file_id FROM symbols').raw().all() as [number, number][]) symbolFile.set(id, paths.get(f) ?? '');
+    }
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'
       AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts_%' ORDER BY name`).pluck().all() as string[];
     const out: StoredSecret[] = [];
     for (const table of tables) {
       const cols = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
-      const owner = cols.includes('file_id') ? 'file_id' : cols.includes('path') ? 'path' : null;
+      const owner = cols.includes('file_id') ? 'file_id' : cols.includes('path') ? 'path' : cols.includes('symbol_id') ? 'symbol_id' : null;
       for (const row of db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`).iterate() as Iterable<Record<string, unknown>>) {
-        const p = owner === 'file_id' ? paths.get(row.file_id as number) ?? '' : owner === 'path' ? String(row.path) : '';
+        const p = owner === 'file_id' ? paths.get(row.file_id as number) ?? '' : owner === 'path' ? String(row.path)
+          : owner === 'symbol_id' ? symbolFile.get(row.symbol_id as number) ?? '' : '';
         // Each value on its own, as it was stored: joined values could read as `name: value` pairs no file held.
         for (const v of Object.values(row)) {
           if (typeof v !== 'string' || v.length < MIN_SECRET) continue;

@@ -38,8 +38,9 @@ export function scrubText(path: string, text: string, policy: SecretPolicy): Scr
 
 /**
  * Replaces each finding's span (overlapping spans merged) with its mark. A span over several lines
- * keeps its line breaks, so line numbers in the result are those of the file: symbol ranges, call
- * lines and excerpts stay right.
+ * (a private key) is redacted line by line: each line keeps its line break and what frames the key
+ * on it (indentation, a comment marker, the quotes and `\n` of a string), so line numbers stay those
+ * of the file and the code around the key still parses.
  */
 export function redactSpans(text: string, findings: SecretFinding[]): string {
   const spans = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
@@ -49,9 +50,22 @@ export function redactSpans(text: string, findings: SecretFinding[]): string {
     const { start, rule } = spans[i];
     let end = spans[i].end;
     while (i + 1 < spans.length && spans[i + 1].start < end) end = Math.max(end, spans[++i].end);
-    const breaks = text.slice(start, end).split('\n').length - 1;
-    out += text.slice(at, start) + redactionMark(rule) + '\n'.repeat(breaks);
+    out += text.slice(at, start) + redactLines(text.slice(start, end), redactionMark(rule));
     at = end;
   }
   return out + text.slice(at);
+}
+
+const LINE_PREFIX = /^[\s#/*"'`+(,;]*/;
+const LINE_SUFFIX = /(?:\\[nr]|["'`,;+)\s])*$/;
+
+function redactLines(span: string, mark: string): string {
+  const lines = span.split('\n');
+  if (lines.length === 1) return mark;
+  return lines.map((line, k) => {
+    const prefix = k === 0 ? '' : LINE_PREFIX.exec(line)![0];
+    const rest = line.slice(prefix.length);
+    const suffix = k === lines.length - 1 ? '' : LINE_SUFFIX.exec(rest)![0];
+    return `${prefix}${k === 0 ? mark : ''}${suffix}`;
+  }).join('\n');
 }

@@ -10,7 +10,7 @@ export interface SecretFinding {
   rule: string;
   /** 1-based line of the secret's first character. */
   line: number;
-  /** sha256 of path + rule + secret; put it in the allowlist to accept this one finding. */
+  /** sha256 of path + rule + secret (lower-cased); put it in the allowlist to accept this one finding. */
   fingerprint: string;
   /** The secret's span in the scanned text (UTF-16 offsets), what redaction replaces. */
   start: number;
@@ -142,8 +142,12 @@ function allowed(a: CompiledAllowlist, secret: string, match: string, line: stri
   return checks.length > 0 && checks.every(Boolean);
 }
 
+/**
+ * A finding's identity for the allowlist: the file, the rule and the secret, case aside (the index's
+ * search terms are lower-cased, and a snapshot's verification must recognise an allowed secret there).
+ */
 export function fingerprintOf(path: string, rule: string, value: string): string {
-  return createHash('sha256').update(`${path}\0${rule}\0${value}`).digest('hex').slice(0, 24);
+  return createHash('sha256').update(`${path}\0${rule}\0${value.toLowerCase()}`).digest('hex').slice(0, 24);
 }
 
 /** Line numbers and line texts by offset, from one pass over the newlines. */
