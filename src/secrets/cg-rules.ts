@@ -46,9 +46,20 @@ export function namesCredential(name: string): boolean {
   return last === 'key' && w.length > 1 && KEY_QUALIFIER.test(w[w.length - 2]);
 }
 
+/** A value built from the word it stands for (`secret-1`, `passw@rd`, `My%20Pass`, `somepassword@#10`) is a placeholder. */
+function namesItself(v: string): boolean {
+  let plain = v;
+  try {
+    plain = decodeURIComponent(v);
+  } catch {
+    /* not percent-encoded */
+  }
+  return /pass|sword|secret|pswd|pwd|token/.test(plain.toLowerCase().replace(/[^a-z]/g, ''));
+}
+
 /** A literal that reads like a credential rather than a word, a name, a path, a format or a reference. */
 export function credentialLike(v: string): boolean {
-  if (PLACEHOLDER.test(v) || STOPWORDS.has(v.toLowerCase())) return false;
+  if (PLACEHOLDER.test(v) || STOPWORDS.has(v.toLowerCase()) || namesItself(v)) return false;
   if (/\s/.test(v)) return false; // a message or a sentence ("Enter your password")
   if (/^[A-Z0-9_]+$/.test(v) && /_/.test(v)) return false; // an environment variable's name
   if (/^[._-]*[a-z]+(?:[._\-/:]+[a-z]+)*[._-]*$/.test(v)) return false; // words, dotted names, paths, kebab names
@@ -56,14 +67,32 @@ export function credentialLike(v: string): boolean {
   if (/^(?:[./~]|https?:|file:)/.test(v) || /^\W+$/.test(v)) return false; // paths, URLs, punctuation
   if (/^[\w.-]+\.[a-z]{2,4}$/.test(v)) return false; // a file name (secrets.json, id_rsa.pub)
   if (/(.)\1{3,}/.test(v) && entropy(v) < 2.5) return false; // aaaa1111
+  if (v.length < 8 && entropy(v) < 2.6) return false; // abc123
   return entropy(v) >= 2;
 }
 
 /** Words that make a random-looking literal a credential rather than test data, a hash, a checksum or a base64 blob. */
 const CREDENTIAL_CONTEXT = /key|secret|token|passw|pwd|auth|credential|private|signature|bearer|session/i;
 
-/** Alphabets and counters (`ABCDEF…`, `0123456…`) have high entropy but are not secrets. */
-function hasRun(s: string): boolean {
+/** Every character once: an alphabet table (nanoid's `useandom-26T198340…`); a random secret of 32+ characters repeats some. */
+function isAlphabet(s: string): boolean {
+  return new Set(s).size === s.length;
+}
+
+/**
+ * `rawPassword ? x : 'Schema_'`: a `:` after a name is a key only where a key can stand (after `{`,
+ * `,`, `(` or at the start of a line) or when the name is quoted.
+ */
+function ternary(m: RegExpExecArray): boolean {
+  const op = /(?::=|=>|=|:)[ \t]*[@&]?["'`]$/.exec(m[0].slice(0, m.indices![3]![0] - m.index))?.[0] ?? '';
+  if (!op.startsWith(':') || op.startsWith(':=')) return false;
+  const before = m.input.slice(0, m.index).replace(/[ \t]+$/, '');
+  const last = before[before.length - 1];
+  return !(last === undefined || '{,(\n["\''.includes(last));
+}
+
+/** A counting run (`0123456789abcdef`, `abcdef`) is test data, not a key. */
+export function hasRun(s: string): boolean {
   let run = 1;
   for (let i = 1; i < s.length; i++) {
     run = s.charCodeAt(i) === s.charCodeAt(i - 1) + 1 ? run + 1 : 1;
@@ -72,9 +101,14 @@ function hasRun(s: string): boolean {
   return false;
 }
 
-/** Every character once: an alphabet table (nanoid's `useandom-26T198340…`); a random secret of 32+ characters repeats some. */
-function isAlphabet(s: string): boolean {
-  return new Set(s).size === s.length;
+/**
+ * An unquoted identifier made of words (`testRSA2048PrivateKey`, `ed25519.PrivateKey`) is a name in
+ * code, not a key; a random token splits into many short pieces (`k4rxpJ7O0YZH…`).
+ */
+export function wordyIdentifier(s: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(s)) return false;
+  const parts = s.split(/[._$]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])|(?<=[A-Z])(?=[A-Z][a-z])/).filter(Boolean);
+  return parts.length <= 8 && s.replace(/[._$]/g, '').length / parts.length >= 3.5;
 }
 
 type CgRule = Omit<SecretRule, 'source' | 'path' | 'allowlists' | 'entropy'> & { entropy?: number };
@@ -90,7 +124,7 @@ export const CG_RULES: SecretRule[] = [
     regex: /(?<![\w$])(?=[A-Za-z_$])([\w$]*?(?:pass|pwd|secret|token|key|credential)[\w$]*)["']?(?:[ \t]*:[ \t]*[&'\w.<>[\]]{1,40}(?:[ \t]+[\w.<>[\]]{1,30})?|[ \t]+[\w.<>[\]*]{1,30})?[ \t]*(?::=|=(?![=>~])|:(?!:)|=>)[ \t]*[@&]?(["'`])([^"'`\r\n\\]{6,200})\2/gdi,
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'credential'],
     secretGroup: 3,
-    accept: (v, _line, m) => namesCredential(m[1]) && credentialLike(v),
+    accept: (v, _line, m) => namesCredential(m[1]) && credentialLike(v) && !ternary(m),
   }),
   rule({
     id: 'connection-string-password',
@@ -98,7 +132,7 @@ export const CG_RULES: SecretRule[] = [
     regex: /\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:@/'"`<>{}()[\]]{1,64}:([^\s@/'"`<>{}()[\]]{3,128})@[\w.-]+/gd,
     keywords: ['://'],
     secretGroup: 1,
-    accept: (v) => !PLACEHOLDER.test(v) && !STOPWORDS.has(v.toLowerCase()) && !/^\*+$/.test(v) && !/^[:%$]/.test(v),
+    accept: (v) => !PLACEHOLDER.test(v) && !STOPWORDS.has(v.toLowerCase()) && !namesItself(v) && !/^\*+$/.test(v) && !/^[:%$]/.test(v),
   }),
   rule({
     id: 'authorization-header',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Allowlist } from './allowlist.js';
+import { hasRun, wordyIdentifier } from './cg-rules.js';
 import { entropy } from './entropy.js';
 import { ruleSet, type CompiledAllowlist, type RuleSet, type SecretRule } from './rules.js';
 
@@ -100,6 +101,9 @@ function ruleFindings(rule: SecretRule, path: string, text: string, lines: LineI
     const matchStart = m.index + (m[0].length - m[0].replace(/^\n+/, '').length);
     const line = lines.linesAround(matchStart, matchStart + matchText.length);
     const rejected = (rule.entropy && entropy(secret) <= rule.entropy)
+      // cg's additions to gitleaks' generic rule: a counting run (`"key0", "0123456789abcdef"`) is test
+      // data, and an unquoted name made of words (`PrivateKey = testRSA2048PrivateKey`) is code.
+      || (rule.id === 'generic-api-key' && (hasRun(secret) || (!/["'`]/.test(text[start - 1] ?? '') && wordyIdentifier(secret))))
       || allowed(global, secret, matchText, line, path) || rule.allowlists.some((a) => allowed(a, secret, matchText, line, path))
       || (rule.accept && !rule.accept(secret, line, m));
     if (rejected) {
