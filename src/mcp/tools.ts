@@ -247,8 +247,8 @@ export const TOOLS: ToolDef[] = [
     name: 'status',
     title: 'Index status',
     description: 'What the index covers and how fresh it is: indexed commit, generation and age, pending change-log '
-      + 'records, files per language, partial parses, files skipped by reason, files excluded because they look like they '
-      + 'hold credentials, call resolution, the embedding model, and the server\'s own memory (RSS; whether the token '
+      + 'records, files per language, partial parses, files skipped by reason, credentials redacted (or files excluded) and the secret rule ids, '
+      + 'call resolution, the embedding model, and the server\'s own memory (RSS; whether the token '
       + 'encoding and the model are loaded: an idle server gives them back and reloads them on the next query). Call it '
       + 'when answers look wrong or stale, or to know '
       + 'whether a file could be in the index at all (a skipped or excluded file is only reachable with read_file).',

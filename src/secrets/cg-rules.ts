@@ -19,6 +19,9 @@ import type { SecretRule } from './rules.js';
  *   high-entropy-string          a long random literal on a line that names a key, secret, token or password
  */
 
+/** Bump when a rule's filters change what it finds: indexes built with other rules are rebuilt. */
+export const CG_RULES_VERSION = 1;
+
 /** Values that stand for a credential rather than being one. */
 const PLACEHOLDER = /example|sample|dummy|fake|placeholder|changeme|change_me|your[_-]|xxxx|\*\*\*|redacted|<[^>]*>|\$\{|\{\{|%\(|%s|^\$|process\.env|os\.environ|getenv/i;
 
