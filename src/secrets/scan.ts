@@ -4,8 +4,6 @@ import { hasRun, wordyIdentifier } from './cg-rules.js';
 import { entropy } from './entropy.js';
 import { ruleSet, type CompiledAllowlist, type RuleSet, type SecretRule } from './rules.js';
 
-export { entropy };
-
 /** One credential found in a text. */
 export interface SecretFinding {
   rule: string;

@@ -49,7 +49,7 @@ function render(s: IndexStatus & { freshness: Freshness }, listRules: boolean): 
     : 'Secrets: not scanned ("secrets.enabled" is false in .codegraph/config.json)');
   if (listRules) out.push(...wrap(r.ids.join(' '), 100).map((l) => `  ${l}`));
   if (s.redactedSecrets.length) {
-    out.push(`Redacted (the files are indexed without them) (${s.redactedSecrets.length}):`);
+    out.push(`Redacted credentials (${s.redactedSecrets.length}; their files are indexed without them):`);
     for (const e of s.redactedSecrets) out.push(`  ${e.path}:${e.line}  ${e.rule}  ${e.fingerprint}`);
   }
   if (s.excludedSecrets.length) {
