@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CG_VERSION } from '../indexer/build.js';
@@ -91,6 +92,29 @@ export function createServer(root: string, opts: ServerOptions = {}): ServerHand
   return { server, live, keeper, tools, call: (name, args) => call(name, args) };
 }
 
+/**
+ * The SDK refuses a tools/call whose arguments are not an object before any handler runs, with an
+ * internal error (-32603) that an agent cannot act on. Such a call is answered here instead, as the
+ * invalid_input tool result every other bad argument gets; null arguments count as none.
+ */
+export function guardArguments(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) throw new Error('guardArguments: connect the server first');
+  transport.onmessage = (message, extra) => {
+    const m = message as { id?: string | number; method?: string; params?: { name?: unknown; arguments?: unknown } };
+    const args = m.params?.arguments;
+    if (m.method === 'tools/call' && m.params && args === null) delete m.params.arguments;
+    else if (m.method === 'tools/call' && m.id !== undefined && args !== undefined && (typeof args !== 'object' || Array.isArray(args))) {
+      const checked = checkArguments(String(m.params?.name ?? 'the tool'), z.object({}), args);
+      const message = checked.ok ? 'Invalid arguments' : checked.message;
+      void transport.send({ jsonrpc: '2.0', id: m.id, result: failure(makeError('invalid_input', message, undefined,
+        checked.ok ? undefined : { issues: checked.issues })) });
+      return;
+    }
+    deliver(message, extra);
+  };
+}
+
 async function callTool(live: LiveIndex, keeper: IndexKeeper, tool: ToolDecl, args: unknown,
   progress: (message: string) => void): Promise<CallToolResult> {
   const checked = checkArguments(tool.name, tool.schema, args);
@@ -157,6 +181,7 @@ export async function serveStdio(root: string, opts: { warm?: boolean; idleRelea
   });
   server.onerror = (err) => process.stderr.write(`cg serve: ${err.message}\n`);
   await server.connect(transport);
+  guardArguments(transport);
   process.stderr.write(`cg serve: serving ${root} over stdio (cg ${CG_VERSION})\n`);
   // A missing index is restored or built in the background: the client is answered meanwhile.
   const ready = keeper.start();

@@ -43,7 +43,8 @@ export function checkArguments(tool: string, schema: z.ZodObject, args: unknown)
 
 /**
  * The candidate an unknown name most likely meant: the same name in another spelling (symbolName,
- * symbol-name), else the nearest by edit distance when it is near enough to be a typo; null otherwise.
+ * symbol-name), else the nearest by edit distance when it is near enough to be a typo, else the one
+ * sharing the longest start with it (symbol, symbols → symbol_name); null otherwise.
  */
 export function closest(name: string, candidates: readonly string[]): string | null {
   const norm = (s: string) => s.toLowerCase().replace(/[_\-\s]/g, '');
@@ -59,7 +60,14 @@ export function closest(name: string, candidates: readonly string[]): string | n
     }
   }
   const allowed = Math.max(1, Math.floor(Math.min(name.length, best?.length ?? 0) / 3));
-  return best !== null && bestDistance <= allowed ? best : null;
+  if (best !== null && bestDistance <= allowed) return best;
+  const shared = (a: string, b: string) => {
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    return i;
+  };
+  const byStart = candidates.map((c) => ({ c, n: shared(norm(name), norm(c)) })).sort((a, b) => b.n - a.n)[0];
+  return byStart && byStart.n >= 5 && byStart.n >= norm(name).length / 2 ? byStart.c : null;
 }
 
 /** Levenshtein distance with adjacent transpositions counted as one edit (optimal string alignment). */

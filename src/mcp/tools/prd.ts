@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RANKING_PRESETS } from '../../config/config.js';
-import { DEFAULT_BUDGET, runQuery, type QueryEntry, type QueryResponse } from '../../retrieve/query.js';
+import { DEFAULT_BUDGET, DEFAULT_MAX_REGIONS, runQuery, type QueryEntry, type QueryResponse } from '../../retrieve/query.js';
 import { signalsFromText } from '../../retrieve/signal-input.js';
 import { errorBody, makeError } from '../errors.js';
 import { declareTools, type ToolAnswer, type ToolContext } from '../registry.js';
@@ -40,7 +40,7 @@ const cell = (s: string | null) => (s ?? '').replace(/\|/g, '\\|').replace(/`/g,
 
 /** PRD §6: a markdown table of file path, line range, symbol and a one-line excerpt (with snippets, the code after it). */
 export function renderTable(body: { files: PrdEntry[]; tokens_used: number; truncated: boolean; total_candidates: number;
-  omitted?: number; warnings?: string[] }, budget: number): string {
+  omitted?: number; truncated_by?: string; warnings?: string[] }, budget: number): string {
   const out = ['| path | lines | symbol | excerpt | why |', '|---|---|---|---|---|'];
   for (const e of body.files) {
     out.push(`| ${cell(e.path)} | ${e.line_range[0]}-${e.line_range[1]} | ${cell(e.symbol ?? '(file)')} | ${e.excerpt ? `\`${cell(e.excerpt)}\`` : ''} | ${cell(e.rationale)} |`);
@@ -49,7 +49,8 @@ export function renderTable(body: { files: PrdEntry[]; tokens_used: number; trun
     if (e.snippet) out.push('', `${e.path}:${e.line_range[0]}-${e.line_range[1]} ${e.symbol ?? ''}`, '```', e.snippet, '```');
   }
   out.push('', `${body.files.length} places of ${body.total_candidates} candidates, ${body.tokens_used}/${budget} tokens`
-    + (body.truncated ? `; truncated${body.omitted ? ` (${body.omitted} more places did not fit)` : ''}: raise token_budget or narrow the query` : ''));
+    + (body.truncated ? `; ${body.omitted ?? 'more'} places left out (${body.truncated_by === 'places' ? `at most ${DEFAULT_MAX_REGIONS} are returned: narrow the query`
+      : 'more did not fit: raise token_budget'})` : ''));
   for (const w of body.warnings ?? []) out.push(`warning: ${w}`);
   return out.join('\n');
 }
@@ -77,12 +78,13 @@ async function run(a: z.infer<typeof schema>, ctx: ToolContext): Promise<ToolAns
   ctx.progress('fitting the answer into the token budget');
   const entries = res.files.map((e) => prdEntry(e, a.include_snippets));
   const build = (k: number, tokensUsed: number): ToolAnswer => {
-    const omitted = entries.length - k;
+    // Places ranked but not returned: cut here to fit the whole answer, or by the packing before.
+    const omitted = Math.max(res.total_places, entries.length) - k;
     const body = {
-      status: 'success', files: entries.slice(0, k), tokens_used: tokensUsed, total_symbols: k, truncated: res.truncated || omitted > 0,
+      status: 'success', files: entries.slice(0, k), tokens_used: tokensUsed, total_symbols: k, truncated: res.truncated || k < entries.length,
       total_candidates: res.total_places,
       ...(omitted ? { omitted } : {}),
-      ...(res.truncated_by && !omitted ? { truncated_by: res.truncated_by } : omitted ? { truncated_by: 'budget' } : {}),
+      ...(k < entries.length ? { truncated_by: 'budget' } : res.truncated_by ? { truncated_by: res.truncated_by } : {}),
       ...(res.warnings.length ? { warnings: res.warnings } : {}),
       ...(res.stale_references.length ? { stale_references: res.stale_references } : {}),
     };
