@@ -72,7 +72,10 @@ export function staleAware(e: ToolError, f: Freshness): ToolError {
 /** Tokens of what the agent reads: a client shows the model the text content or the structured content, so the larger counts. */
 export async function answerTokens(done: FinishedAnswer): Promise<number> {
   const count = await tokenCounter();
-  return Math.max(count(done.texts.join('\n')), count(JSON.stringify(done.structured)));
+  const json = JSON.stringify(done.structured);
+  const text = done.texts.join('\n');
+  // A JSON answer's text is its structured content: counted once.
+  return text === json ? count(json) : Math.max(count(text), count(json));
 }
 
 /**
@@ -84,16 +87,31 @@ export async function answerTokens(done: FinishedAnswer): Promise<number> {
 export async function fitAnswer(budget: number, n: number, build: (k: number, tokensUsed: number) => ToolAnswer,
   finishAnswer: (a: ToolAnswer) => FinishedAnswer): Promise<{ answer: ToolAnswer; kept: number; tokens: number }> {
   const measure = async (k: number) => answerTokens(finishAnswer(build(k, budget)));
+  // Galloping (1, 2, 4, …) then halving: a hub symbol's hundreds of entries are never all rendered and
+  // counted, only answers up to about twice the budget.
   let lo = 0;
   let hi = n;
-  if ((await measure(n)) > budget) {
-    hi = n - 1;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if ((await measure(mid)) <= budget) lo = mid;
-      else hi = mid - 1;
+  // A short list is usually whole: try that first.
+  if (n <= 16 && (await measure(n)) <= budget) lo = n;
+  else if (n <= 16) hi = n - 1;
+  else for (let k = 1; k <= n; k *= 2) {
+    if ((await measure(k)) > budget) {
+      hi = k - 1;
+      break;
     }
-  } else lo = n;
+    lo = k;
+    if (k === n) break;
+    if (k * 2 > n) {
+      if ((await measure(n)) <= budget) lo = n;
+      else hi = n - 1;
+      break;
+    }
+  }
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if ((await measure(mid)) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
   // The figure reported is the count of the answer that carries it (or, in the rare case that writing
   // it changes the count again, the upper bound measured with the budget in its place).
   const probe = await answerTokens(finishAnswer(build(lo, budget)));

@@ -10,7 +10,7 @@ import { signalsFromText } from '../../retrieve/signal-input.js';
 import { searchSymbols, symbolStats, type SymbolInfo } from '../../store/queries.js';
 import { errorBody, makeError } from '../errors.js';
 import { declareTools, type ToolAnswer, type ToolContext } from '../registry.js';
-import { fitAnswer, keepCounts } from '../respond.js';
+import { answerTokens, fitAnswer, keepCounts } from '../respond.js';
 import { budgetArg, globArg, nameArg, queryArg, repoPath, repoPathArg, signalsArg } from './args.js';
 
 /**
@@ -174,20 +174,16 @@ async function getContext(a: z.infer<typeof contextSchema>, ctx: ToolContext): P
   if (bundle.status === 'empty_results') {
     return { isError: true, body: errorBody(makeError('empty_results', `Nothing in the index matches "${a.query.slice(0, 200)}"`, bundle.summary)) };
   }
-  const fit = (b: ContextBundle) => fitAnswer(a.token_budget, b.files.length, (k, used) => ({ body: bombeBundle(b, k, used, a.token_budget) }), ctx.finish);
-  let done = await fit(bundle);
-  // The bundle's budget counts its text; JSON escaping and the field names cost more. Packed again for
-  // the share of the budget the text may take, fewer files are cut whole at the end.
-  if (done.kept < bundle.files.length && bundle.tokens_used > 0) {
-    const whole = (await fitAnswer(Number.MAX_SAFE_INTEGER, bundle.files.length, (k, used) => ({ body: bombeBundle(bundle, k, used, a.token_budget) }), ctx.finish)).tokens;
-    const share = Math.floor(a.token_budget * (bundle.tokens_used / whole));
-    if (share >= 100) {
-      bundle = await bundleFor(share);
-      const again = await fit(bundle);
-      if (again.kept === bundle.files.length || again.tokens > done.tokens) done = again;
-    }
+  // The bundle's budget counts its text; JSON escaping and the field names cost more. When the whole
+  // answer is over, the bundle is packed again for the share of the budget its text may take, so the
+  // packing (not a cut of whole files at the end) decides what gives way.
+  const whole = await answerTokens(ctx.finish({ body: bombeBundle(bundle, bundle.files.length, a.token_budget, a.token_budget) }));
+  if (whole <= a.token_budget) return (await fitAnswer(a.token_budget, bundle.files.length, (k, used) => ({ body: bombeBundle(bundle, k, used, a.token_budget) }), ctx.finish)).answer;
+  if (bundle.tokens_used > 0) {
+    const share = Math.floor(a.token_budget * (bundle.tokens_used / whole) * 0.97);
+    if (share >= 100) bundle = await bundleFor(share);
   }
-  return done.answer;
+  return (await fitAnswer(a.token_budget, bundle.files.length, (k, used) => ({ body: bombeBundle(bundle, k, used, a.token_budget) }), ctx.finish)).answer;
 }
 
 // ---- get_structure
