@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CG, copyFixture, git, ROOT, runCg } from './helpers.js';
+import { CG, indexedRepo, ROOT } from './helpers.js';
 import { tokenCounter } from '../src/retrieve/tokens.js';
 
 /**
@@ -53,12 +53,7 @@ function valid(name: string, value: unknown): string {
 }
 
 beforeAll(async () => {
-  root = copyFixture('spec-examples');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'spec examples');
-  const res = runCg(['index', '-q'], root);
-  expect(res.code, res.stderr).toBe(0);
+  root = indexedRepo('spec-examples');
   client = new Client({ name: 'spec-client', version: '0.0.1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CG, 'serve', root, '--toolsets', 'all'], stderr: 'pipe',
     env: { ...process.env, CG_DEBUG: '' } as Record<string, string> }));

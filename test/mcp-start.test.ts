@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CG, copyFixture, git, makeRepo, runCg } from './helpers.js';
+import { CG, indexedRepo, makeRepo, runCg } from './helpers.js';
 import { createServer } from '../src/mcp/server.js';
 import { IndexKeeper } from '../src/mcp/keeper.js';
 
@@ -49,11 +49,7 @@ async function untilAnswered(client: Client, name: string, args: Record<string, 
 
 describe('cg serve without a usable index', () => {
   it('restores the newest verified snapshot at start, and says so', async () => {
-    const root = copyFixture('spec-examples');
-    git(root, 'init', '-q', '-b', 'main');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', 'spec examples');
-    expect(runCg(['index', '-q'], root).code).toBe(0);
+    const root = indexedRepo('spec-examples');
     const made = runCg(['snapshot', 'create', '--json'], root);
     expect(made.code, made.stderr).toBe(0);
     // A fresh clone's state: the snapshot is there, the index is not.
@@ -106,11 +102,7 @@ describe('cg serve without a usable index', () => {
 
 describe('progress notifications', () => {
   it('sends progress for a call that asks for it', async () => {
-    const root = copyFixture('spec-examples');
-    git(root, 'init', '-q', '-b', 'main');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', 'spec examples');
-    expect(runCg(['index', '-q'], root).code).toBe(0);
+    const root = indexedRepo('spec-examples');
     const s = await serve(root);
     const notes: { progress: number; message?: string }[] = [];
     const res = await s.client.request({ method: 'tools/call', params: { name: 'codegraph_query', arguments: { query: 'token expiry' } } },

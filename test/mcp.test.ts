@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CG, copyFixture, git, makeRepo, runCg, tempDir } from './helpers.js';
+import { CG, git, indexedRepo, makeRepo, runCg, tempDir } from './helpers.js';
 import { createServer } from '../src/mcp/server.js';
 
 /**
@@ -35,16 +35,6 @@ async function serve(root: string, extra: string[] = []): Promise<Session> {
   return s;
 }
 
-/** A fixture copy in a git repository with one commit, indexed by the real `cg index`. */
-function indexedRepo(fixture: string): string {
-  const root = copyFixture(fixture);
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'initial');
-  const res = runCg(['index', '--json', '-q'], root);
-  expect(res.code, res.stderr).toBe(0);
-  return root;
-}
 
 interface Answer {
   isError: boolean;
