@@ -83,41 +83,62 @@ export async function answerTokens(done: FinishedAnswer): Promise<number> {
  * the answer that keeps the first k of `n` entries in rank order (so a lower-ranked entry is never
  * kept while a better one is left out); during the search `tokensUsed` is the budget itself, whose
  * digits are never fewer than the final count's, so the count only falls when the real figure goes in.
+ * The answer's size is assumed to grow with k (each entry adds to it).
  */
 export async function fitAnswer(budget: number, n: number, build: (k: number, tokensUsed: number) => ToolAnswer,
   finishAnswer: (a: ToolAnswer) => FinishedAnswer): Promise<{ answer: ToolAnswer; kept: number; tokens: number }> {
-  const measure = async (k: number) => answerTokens(finishAnswer(build(k, budget)));
-  // Galloping (1, 2, 4, …) then halving: a hub symbol's hundreds of entries are never all rendered and
-  // counted, only answers up to about twice the budget.
+  const memo = new Map<number, number>();
+  const measure = async (k: number) => {
+    if (!memo.has(k)) memo.set(k, await answerTokens(finishAnswer(build(k, budget))));
+    return memo.get(k)!;
+  };
+  const fits = async (k: number) => (await measure(k)) <= budget;
   let lo = 0;
   let hi = n;
-  // A short list is usually whole: try that first.
-  if (n <= 16 && (await measure(n)) <= budget) lo = n;
-  else if (n <= 16) hi = n - 1;
-  else for (let k = 1; k <= n; k *= 2) {
-    if ((await measure(k)) > budget) {
-      hi = k - 1;
-      break;
-    }
-    lo = k;
-    if (k === n) break;
-    if (k * 2 > n) {
-      if ((await measure(n)) <= budget) lo = n;
-      else hi = n - 1;
-      break;
+  if (n <= 16 || (await fits(n))) {
+    // A short list is usually whole: try that first, then halve.
+    if (await fits(n)) lo = n;
+    else hi = n - 1;
+  } else {
+    // A long list (a hub symbol's hundreds of callers) is never rendered whole more than once: the size
+    // of a first few entries says about how many fit; that guess is checked, then the bounds narrowed.
+    const probe = Math.min(8, n);
+    const base = await measure(0);
+    const per = Math.max(1, ((await measure(probe)) - base) / probe);
+    let guess = Math.max(1, Math.min(n, Math.floor((budget - base) / per)));
+    if (await fits(guess)) {
+      lo = guess;
+      for (let step = Math.max(1, Math.ceil(guess / 8)); lo < n; step *= 2) {
+        const next = Math.min(n, lo + step);
+        if (await fits(next)) lo = next;
+        else {
+          hi = next - 1;
+          break;
+        }
+      }
+    } else {
+      hi = guess - 1;
+      for (let step = Math.max(1, Math.ceil(guess / 8)); hi > 0; step *= 2) {
+        guess = Math.max(0, hi - step);
+        if (await fits(guess)) {
+          lo = guess;
+          break;
+        }
+        hi = guess - 1;
+      }
     }
   }
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if ((await measure(mid)) <= budget) lo = mid;
+    if (await fits(mid)) lo = mid;
     else hi = mid - 1;
   }
   // The figure reported is the count of the answer that carries it (or, in the rare case that writing
   // it changes the count again, the upper bound measured with the budget in its place).
-  const probe = await answerTokens(finishAnswer(build(lo, budget)));
-  let answer = build(lo, probe);
+  const probeTokens = await measure(lo);
+  let answer = build(lo, probeTokens);
   let tokens = await answerTokens(finishAnswer(answer));
-  if (tokens !== probe) {
+  if (tokens !== probeTokens) {
     const again = build(lo, tokens);
     if ((await answerTokens(finishAnswer(again))) === tokens) answer = again;
   }
