@@ -8,9 +8,13 @@ import { java } from './java.js';
 import { javascript } from './javascript.js';
 import { tsx, typescript } from './typescript.js';
 import { swift } from './swift.js';
+import { c } from './c.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript, go, java, php, swift, rust];
+export const LANGUAGES: readonly LanguageSpec[] = [
+  python, typescript, tsx, javascript, go, java, php, swift, rust,
+  c,
+];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();
