@@ -316,7 +316,7 @@ class FileExtractor {
       const parent = s.parent > 0 ? this.symbols[s.parent] : null;
       s.isTest = this.spec.isTestSymbol({
         name: s.name, kind: s.kind, annotations: s.annotations, parentName: parent ? parent.name : null,
-        inTestFile: this.isTestFile,
+        inTestFile: this.isTestFile, signature: s.signature,
       });
     }
   }

@@ -49,6 +49,8 @@ export interface TestSymbolInput {
   annotations: string[];
   parentName: string | null;
   inTestFile: boolean;
+  /** The definition's signature: a test macro shows there (C++ `TEST(Suite, Name)`, named `Name`). */
+  signature?: string;
 }
 
 /** A read-only view of the repository for import resolution. */
