@@ -10,11 +10,12 @@ import { tsx, typescript } from './typescript.js';
 import { swift } from './swift.js';
 import { c } from './c.js';
 import { cpp } from './cpp.js';
+import { csharp } from './csharp.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript, go, java, php, swift, rust,
-  c, cpp,
+  c, cpp, csharp,
 ];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
