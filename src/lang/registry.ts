@@ -11,11 +11,12 @@ import { swift } from './swift.js';
 import { c } from './c.js';
 import { cpp } from './cpp.js';
 import { csharp } from './csharp.js';
+import { ruby } from './ruby.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript, go, java, php, swift, rust,
-  c, cpp, csharp,
+  c, cpp, csharp, ruby,
 ];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
