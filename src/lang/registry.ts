@@ -12,11 +12,12 @@ import { c } from './c.js';
 import { cpp } from './cpp.js';
 import { csharp } from './csharp.js';
 import { ruby } from './ruby.js';
+import { dart } from './dart.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript, go, java, php, swift, rust,
-  c, cpp, csharp, ruby,
+  c, cpp, csharp, ruby, dart,
 ];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
