@@ -13,11 +13,12 @@ import { cpp } from './cpp.js';
 import { csharp } from './csharp.js';
 import { ruby } from './ruby.js';
 import { dart } from './dart.js';
+import { kotlin } from './kotlin.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript, go, java, php, swift, rust,
-  c, cpp, csharp, ruby, dart,
+  c, cpp, csharp, ruby, dart, kotlin,
 ];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
