@@ -381,7 +381,8 @@ class FileExtractor {
     const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
     let text = this.signatureSource(node, d.name!, end);
     if (!d.body) text = text.trimStart().split('\n')[0];
-    return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+    // Scala and Kotlin write `=` before an expression body: `def key: String = name`.
+    return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>').replace(/\s+=$/, ''));
   }
 
   /**

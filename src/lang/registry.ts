@@ -14,11 +14,12 @@ import { csharp } from './csharp.js';
 import { ruby } from './ruby.js';
 import { dart } from './dart.js';
 import { kotlin } from './kotlin.js';
+import { scala } from './scala.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript, go, java, php, swift, rust,
-  c, cpp, csharp, ruby, dart, kotlin,
+  c, cpp, csharp, ruby, dart, kotlin, scala,
 ];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
