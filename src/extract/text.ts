@@ -5,7 +5,8 @@ export function collapse(text: string, max = 240): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-const COMMENT_OPEN = /^\s*(\/\*\*?!?|\/\/[\/!]?|#+!?|--)\s?/;
+// `--`, Lua's `---` (LDoc) and Haskell's `-- |` (Haddock) too.
+const COMMENT_OPEN = /^\s*(\/\*\*?!?|\/\/[\/!]?|#+!?|--+(\s?\|)?)\s?/;
 const DOCSTRING_QUOTES = /^[rRuUbBfF]*("""|'''|"|')([\s\S]*?)\1?$/;
 
 /** Strips comment markers or docstring quotes, keeping the words. */
