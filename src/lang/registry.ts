@@ -16,11 +16,12 @@ import { dart } from './dart.js';
 import { kotlin } from './kotlin.js';
 import { scala } from './scala.js';
 import { lua } from './lua.js';
+import { elixir } from './elixir.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript, go, java, php, swift, rust,
-  c, cpp, csharp, ruby, dart, kotlin, scala, lua,
+  c, cpp, csharp, ruby, dart, kotlin, scala, lua, elixir,
 ];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
