@@ -17,11 +17,12 @@ import { kotlin } from './kotlin.js';
 import { scala } from './scala.js';
 import { lua } from './lua.js';
 import { elixir } from './elixir.js';
+import { bash } from './bash.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript, go, java, php, swift, rust,
-  c, cpp, csharp, ruby, dart, kotlin, scala, lua, elixir,
+  c, cpp, csharp, ruby, dart, kotlin, scala, lua, elixir, bash,
 ];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
