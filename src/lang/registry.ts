@@ -18,11 +18,12 @@ import { scala } from './scala.js';
 import { lua } from './lua.js';
 import { elixir } from './elixir.js';
 import { bash } from './bash.js';
+import { haskell } from './haskell.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript, go, java, php, swift, rust,
-  c, cpp, csharp, ruby, dart, kotlin, scala, lua, elixir, bash,
+  c, cpp, csharp, ruby, dart, kotlin, scala, lua, elixir, bash, haskell,
 ];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
