@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
-import { baseName, dirOf, joinPath, sharedPrefix, stripExt } from './paths.js';
+import { baseName, dirOf, joinPath, nearestTo, stripExt } from './paths.js';
 
 /**
  * Shell builtins and the programs scripts run most: a command of one of these names is external, not
@@ -46,7 +46,7 @@ function createImportResolver(repo: RepoView): ImportResolver {
       const tail = spec.module.replace(/^(\.\.?\/)+/, '');
       const hits = shellFiles.filter((f) => f === tail || f.endsWith(`/${tail}`));
       if (!hits.length) return null;
-      return [hits.sort((a, b) => sharedPrefix(b, fromPath) - sharedPrefix(a, fromPath) || a.length - b.length)[0]];
+      return [nearestTo(hits, fromPath)];
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, RepoView } from './types.js';
-import { baseName, dirOf, joinPath, sharedPrefix } from './paths.js';
+import { baseName, dirOf, joinPath, nearestTo, suffixIndex } from './paths.js';
 
 /** What C and C++ share: `#include` parsing and resolution, test files, the C library's names. */
 
@@ -28,17 +28,7 @@ export function parseInclude(node: Node): ImportSpec[] {
  * or dependency header.
  */
 export function createIncludeResolver(repo: RepoView): ImportResolver {
-  const bySuffix = new Map<string, string[]>();
-  for (const file of repo.files) {
-    if (!INCLUDABLE.test(file)) continue;
-    const parts = file.split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const key = parts.slice(i).join('/');
-      const list = bySuffix.get(key);
-      if (list) list.push(file);
-      else bySuffix.set(key, [file]);
-    }
-  }
+  const bySuffix = suffixIndex(repo.files, (f) => (INCLUDABLE.test(f) ? f.split('/') : null), '/');
   return {
     resolveModule(spec, fromPath) {
       const angled = spec.module.startsWith('<');
@@ -50,7 +40,7 @@ export function createIncludeResolver(repo: RepoView): ImportResolver {
       const key = joinPath('', written);
       const hits = key ? bySuffix.get(key) : undefined;
       if (!hits) return null;
-      return [[...hits].sort((a, b) => sharedPrefix(b, fromPath) - sharedPrefix(a, fromPath) || a.length - b.length)[0]];
+      return [nearestTo(hits, fromPath)];
     },
   };
 }

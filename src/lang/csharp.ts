@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
 import { baseName, stripExt } from './paths.js';
-import { namespaceIndex } from './namespaces.js';
+import { declaredIn } from './namespaces.js';
 
 const TEST_ATTRIBUTES = new Set(['Fact', 'Theory', 'Test', 'TestCase', 'TestCaseSource', 'TestMethod', 'DataTestMethod']);
 const TEST_CLASS_ATTRIBUTES = new Set(['TestFixture', 'TestClass']);
@@ -56,11 +56,7 @@ function visibility({ modifiers, parentKind }: VisibilityInput): Visibility {
  * a NuGet package) is external.
  */
 function createImportResolver(repo: RepoView): ImportResolver {
-  let index: Map<string, string[]> | null = null;
-  const files = (ns: string) => {
-    index ??= namespaceIndex(repo, (p) => p.endsWith('.cs'), /\bnamespace\s+([\w.]+)\s*[{;]/g);
-    return index.get(ns) ?? null;
-  };
+  const files = declaredIn(repo, (p) => p.endsWith('.cs'), /\bnamespace\s+([\w.]+)\s*[{;]/g);
   return {
     resolveModule: (spec) => files(spec.module),
   };

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
 import { stripExt } from './paths.js';
-import { namespaceIndex } from './namespaces.js';
+import { declaredIn } from './namespaces.js';
 
 /** Kernel functions and standard modules: calls of them or through them leave the repository. */
 const KERNEL = [
@@ -52,11 +52,7 @@ function moduleName(path: string): string {
  * modules (Elixir's, a dependency's) are external.
  */
 function createImportResolver(repo: RepoView): ImportResolver {
-  let index: Map<string, string[]> | null = null;
-  const files = (module: string) => {
-    index ??= namespaceIndex(repo, (p) => /\.exs?$/.test(p), /\bdefmodule\s+([A-Z][\w.]*)\s+do\b/g);
-    return index.get(module) ?? null;
-  };
+  const files = declaredIn(repo, (p) => /\.exs?$/.test(p), /\bdefmodule\s+([A-Z][\w.]*)\s+do\b/g);
   return {
     resolveModule: (spec) => files(spec.module),
     resolveReceiver(receiver) {

@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
-import { baseName, sharedPrefix, stripExt } from './paths.js';
+import { baseName, nearestTo, stripExt, suffixIndex } from './paths.js';
 
 /** The Prelude and the test libraries' vocabulary: never a repository function of the same name. */
 const PRELUDE = [
@@ -60,22 +60,12 @@ function visibility({ node, name, parentKind }: VisibilityInput): Visibility {
  * matched by path suffix, the nearest winning. Modules of packages outside the repository are external.
  */
 function createImportResolver(repo: RepoView): ImportResolver {
-  const bySuffix = new Map<string, string[]>();
-  for (const file of repo.files) {
-    if (!/\.l?hs$/.test(file)) continue;
-    const parts = stripExt(file).split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const key = parts.slice(i).join('.');
-      const list = bySuffix.get(key);
-      if (list) list.push(file);
-      else bySuffix.set(key, [file]);
-    }
-  }
+  const bySuffix = suffixIndex(repo.files, (f) => (/\.l?hs$/.test(f) ? stripExt(f).split('/') : null), '.');
   return {
     resolveModule(spec, fromPath) {
       const hits = bySuffix.get(spec.module);
       if (!hits) return null;
-      return [[...hits].sort((a, b) => sharedPrefix(b, fromPath) - sharedPrefix(a, fromPath) || a.length - b.length)[0]];
+      return [nearestTo(hits, fromPath)];
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
 import { baseName, dirOf, stripExt } from './paths.js';
-import { namespaceIndex } from './namespaces.js';
+import { declaredIn } from './namespaces.js';
 
 const TEST_DIR = /(^|\/)src\/(test|\w*Test)\//;
 const TEST_ANNOTATIONS = new Set(['Test', 'ParameterizedTest', 'RepeatedTest', 'TestFactory']);
@@ -48,12 +48,8 @@ function belowSourceRoot(path: string): string {
  * A package is every file that declares it (`package shop.models`), wherever it lies; an import of a
  * package the repository does not declare (the standard library, a dependency) is external.
  */
-export function createPackageResolver(repo: RepoView, isOwnFile: (path: string) => boolean): ImportResolver {
-  let index: Map<string, string[]> | null = null;
-  const files = (pkg: string) => {
-    index ??= namespaceIndex(repo, isOwnFile, /^\s*package\s+([\w.]+)/gm);
-    return index.get(pkg) ?? null;
-  };
+function createImportResolver(repo: RepoView): ImportResolver {
+  const files = declaredIn(repo, (p) => /\.kts?$/.test(p), /^\s*package\s+([\w.]+)/gm);
   return {
     resolveModule: (spec) => files(spec.module),
   };
@@ -90,5 +86,5 @@ export const kotlin: LanguageSpec = {
     if (kind === 'class') return inTestFile && /Tests?$/.test(name);
     return false;
   },
-  createImportResolver: (repo) => createPackageResolver(repo, (p) => /\.kts?$/.test(p)),
+  createImportResolver,
 };

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
-import { baseName, sharedPrefix, stripExt } from './paths.js';
+import { baseName, nearestTo, stripExt, suffixIndex } from './paths.js';
 
 /** Lua's global functions and standard libraries: calls of them or through them leave the repository. */
 const STDLIB = [
@@ -41,17 +41,7 @@ function parseImport(node: Node): ImportSpec[] {
  * file's top-level names: `M.f()` reaches them.
  */
 function createImportResolver(repo: RepoView): ImportResolver {
-  const bySuffix = new Map<string, string[]>();
-  for (const file of repo.files) {
-    if (!file.endsWith('.lua')) continue;
-    const parts = stripExt(file).replace(/\/init$/, '').split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const key = parts.slice(i).join('.');
-      const list = bySuffix.get(key);
-      if (list) list.push(file);
-      else bySuffix.set(key, [file]);
-    }
-  }
+  const bySuffix = suffixIndex(repo.files, (f) => (f.endsWith('.lua') ? stripExt(f).replace(/\/init$/, '').split('/') : null), '.');
   const tables = new Map<string, Set<string>>();
   const tablesOf = (path: string) => {
     let set = tables.get(path);
@@ -66,7 +56,7 @@ function createImportResolver(repo: RepoView): ImportResolver {
     resolveModule(spec, fromPath) {
       const hits = bySuffix.get(spec.module.replace(/\//g, '.'));
       if (!hits) return null;
-      return [[...hits].sort((a, b) => sharedPrefix(b, fromPath) - sharedPrefix(a, fromPath) || a.length - b.length)[0]];
+      return [nearestTo(hits, fromPath)];
     },
     resolveReceiver(receiver, fromPath) {
       return tablesOf(fromPath).has(receiver) ? { files: [fromPath], rest: [] } : null;

@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
-import { baseName, dirOf, joinPath, sharedPrefix, stripExt } from './paths.js';
+import { baseName, dirOf, joinPath, nearestTo, stripExt, suffixIndex } from './paths.js';
 
 const TEST_FILE = /(_spec|_test)\.rb$|(^|\/)test_[^/]*\.rb$/;
 const TEST_DIR = /(^|\/)(spec|test)\//;
@@ -51,17 +51,7 @@ function visibility({ node, name }: VisibilityInput): Visibility {
  * the nearest winning. Not found: a gem or the standard library.
  */
 function createImportResolver(repo: RepoView): ImportResolver {
-  const bySuffix = new Map<string, string[]>();
-  for (const file of repo.files) {
-    if (!file.endsWith('.rb')) continue;
-    const parts = stripExt(file).split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const key = parts.slice(i).join('/');
-      const list = bySuffix.get(key);
-      if (list) list.push(file);
-      else bySuffix.set(key, [file]);
-    }
-  }
+  const bySuffix = suffixIndex(repo.files, (f) => (f.endsWith('.rb') ? stripExt(f).split('/') : null), '/');
   return {
     resolveModule(spec, fromPath) {
       const written = spec.module.replace(/\.rb$/, '');
@@ -71,7 +61,7 @@ function createImportResolver(repo: RepoView): ImportResolver {
       }
       const hits = bySuffix.get(written);
       if (!hits) return null;
-      return [[...hits].sort((a, b) => sharedPrefix(b, fromPath) - sharedPrefix(a, fromPath) || a.length - b.length)[0]];
+      return [nearestTo(hits, fromPath)];
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
 import { baseName, dirOf, stripExt } from './paths.js';
-import { namespaceIndex } from './namespaces.js';
+import { declaredIn } from './namespaces.js';
 
 const TEST_DIR = /(^|\/)src\/(test|it)\//;
 const TEST_CLASS = /(Spec|Suite|Test|Tests)$/;
@@ -61,11 +61,7 @@ function belowSourceRoot(path: string): string {
  * of the object's members. Anything else is external.
  */
 function createImportResolver(repo: RepoView): ImportResolver {
-  let index: Map<string, string[]> | null = null;
-  const files = (pkg: string) => {
-    index ??= namespaceIndex(repo, (p) => /\.(scala|sc)$/.test(p), /^\s*package\s+([\w.]+)\s*$/gm);
-    return index.get(pkg) ?? null;
-  };
+  const files = declaredIn(repo, (p) => /\.(scala|sc)$/.test(p), /^\s*package\s+([\w.]+)\s*$/gm);
   /** `a.b.Obj` where `a.b` is a package of ours: the object's package and its name. */
   const objectPath = (module: string) => {
     const cut = module.lastIndexOf('.');
