@@ -36,7 +36,9 @@ export const cpp: LanguageSpec = {
   bareCallsReachMembers: true,
   // `std::move(x)`, `std::vector<T>`: the standard library is outside every repository.
   builtins: new Set([...C_LIBRARY, 'std', 'string', 'vector', 'map', 'unordered_map', 'make_unique', 'make_shared',
-    'move', 'forward', 'size', 'begin', 'end', 'push_back', 'emplace_back', 'c_str', 'empty', 'clear', 'find',
+    'move', 'forward']),
+  // The containers' and strings' methods: `xs.size()` on a value of unknown type is not a repository method.
+  builtinMethods: new Set(['size', 'begin', 'end', 'push_back', 'emplace_back', 'c_str', 'empty', 'clear', 'find',
     'insert', 'erase', 'reset', 'get', 'at', 'front', 'back', 'data', 'substr', 'append', 'count', 'swap']),
   definitionModifiers: storageClass,
   // `repo_` and `this->repo_` both reach a field declared in the class body.

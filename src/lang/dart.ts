@@ -7,9 +7,13 @@ const CORE = [
   'print', 'identical', 'Future', 'Stream', 'List', 'Map', 'Set', 'Iterable', 'String', 'StringBuffer', 'int',
   'double', 'num', 'bool', 'Object', 'DateTime', 'Duration', 'Exception', 'Error', 'StateError', 'ArgumentError',
   'RangeError', 'FormatException', 'UnimplementedError', 'UnsupportedError', 'RegExp', 'Uri', 'Symbol', 'Type',
-  'toString', 'toDouble', 'toInt', 'toList', 'toSet', 'map', 'where', 'forEach', 'add', 'addAll', 'remove', 'contains',
-  'join', 'split', 'length', 'isEmpty', 'isNotEmpty', 'first', 'last', 'substring', 'startsWith', 'endsWith', 'trim',
   'test', 'group', 'expect', 'setUp', 'tearDown', 'setUpAll', 'tearDownAll', 'equals', 'throwsA', 'isA',
+];
+
+/** Methods of dart:core's types: `xs.map(…)` on a value of unknown type is not a repository method. */
+const CORE_METHODS = [
+  'toString', 'toDouble', 'toInt', 'toList', 'toSet', 'map', 'where', 'forEach', 'add', 'addAll', 'remove', 'contains',
+  'join', 'split', 'isEmpty', 'isNotEmpty', 'substring', 'startsWith', 'endsWith', 'trim', 'then', 'catchError',
 ];
 
 /** The string of an import's URI, without quotes. */
@@ -85,6 +89,7 @@ export const dart: LanguageSpec = {
   superReceiver: /^super$/,
   bareCallsReachMembers: true,
   builtins: new Set(CORE),
+  builtinMethods: new Set(CORE_METHODS),
   // `_repo` and `this._repo` both reach a field declared in the class body.
   fieldAccess: (declared) => declared,
   // `async` is written on the body (`Future<void> f() async {…}`), after the signature.

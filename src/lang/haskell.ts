@@ -79,7 +79,6 @@ export const haskell: LanguageSpec = {
   queryDir: 'haskell',
   commentTypes: ['comment', 'haddock'],
   wrapperTypes: [],
-  // A type signature stands between a function and the Haddock comment above both.
   annotationTypes: [],
   selfNames: [],
   builtins: new Set(PRELUDE),

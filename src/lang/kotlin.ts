@@ -72,8 +72,8 @@ export const kotlin: LanguageSpec = {
   builtins: new Set(STDLIB),
   // A property declared in the primary constructor is reached as `repo` or `this.repo`.
   fieldAccess: (declared) => declared,
-  // `suspend fun` is Kotlin's async.
-  definitionModifiers: (def) => (/^(\S+\s+)*suspend\s/.test(def.text.slice(0, 200)) ? ['async'] : []),
+  // `suspend fun` is Kotlin's async; the generic scan does not enter the modifier nodes.
+  definitionModifiers: (def) => (def.namedChildren.some((c) => c?.type === 'modifiers' && /\bsuspend\b/.test(c.text)) ? ['async'] : []),
   visibility,
   parseImport,
   moduleName: (path) => belowSourceRoot(path).split('/').join('.'),

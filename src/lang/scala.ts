@@ -12,9 +12,14 @@ const PREDEF = [
   'List', 'Seq', 'Vector', 'Map', 'Set', 'Array', 'Nil', 'Left', 'Right', 'Either', 'Try', 'Success', 'Failure',
   'Future', 'String', 'Int', 'Long', 'Double', 'Boolean', 'Char', 'Unit', 'Any', 'AnyRef', 'Nothing', 'StringBuilder',
   'Exception', 'IllegalArgumentException', 'IllegalStateException', 'RuntimeException', 'System', 'Math',
-  'toString', 'equals', 'hashCode', 'map', 'flatMap', 'filter', 'foreach', 'fold', 'foldLeft', 'getOrElse',
-  'mkString', 'isEmpty', 'nonEmpty', 'headOption', 'toList', 'toSeq', 'toMap', 'scala', 'java', 'javax',
+  'toString', 'equals', 'hashCode', 'scala', 'java', 'javax',
   'test', 'describe', 'it', 'should', 'must', 'assertResult', 'assertThrows', 'intercept',
+];
+
+/** Methods of the standard collections and Option: `xs.map(…)` on a value of unknown type is not ours. */
+const COLLECTION_METHODS = [
+  'map', 'flatMap', 'filter', 'foreach', 'fold', 'foldLeft', 'getOrElse', 'mkString', 'isEmpty', 'nonEmpty',
+  'headOption', 'toList', 'toSeq', 'toMap', 'exists', 'forall', 'collect', 'find', 'contains', 'size', 'length',
 ];
 
 /**
@@ -90,6 +95,7 @@ export const scala: LanguageSpec = {
   superReceiver: /^super$/,
   bareCallsReachMembers: true,
   builtins: new Set(PREDEF),
+  builtinMethods: new Set(COLLECTION_METHODS),
   // A class parameter is a field its methods reach as `repo` or `this.repo`.
   fieldAccess: (declared) => declared,
   visibility,

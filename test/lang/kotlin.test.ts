@@ -58,6 +58,7 @@ describe('kotlin extraction', () => {
     expect(sym('Base.touch').visibility).toBe('protected');
     expect(sym('Service.report').visibility).toBe('internal');
     expect(sym('Service.sell').isAsync).toBe(true);
+    expect(sym('Service').isAsync).toBe(false); // its body holds a suspend fun; the class is not one
     expect(findSymbolsByRef(ix.db, 'shop.models.Product').map((s) => s.kind)).toEqual(['module']);
   });
 
