@@ -119,10 +119,10 @@ export function cleanDescription(message, fileWords) {
   return d.trim();
 }
 
-const words = (s) => (s.replace(/\[(file|url)\]/g, ' ').match(/[A-Za-z][A-Za-z'_-]*/g) ?? []);
+export const words = (s) => (s.replace(/\[(file|url)\]/g, ' ').match(/[A-Za-z][A-Za-z'_-]*/g) ?? []);
 
 /** Every path of the parent tree and every run of its segments (directories, suffixes, file names): what becomes [file]. */
-function treeWords(dir, commit) {
+export function treeWords(dir, commit) {
   const out = new Set();
   for (const p of git(dir, 'ls-tree', '-r', '--name-only', commit).split('\n').filter(Boolean)) {
     // Every contiguous run of segments: the path, its suffixes, its directories and theirs (`helper/css`).
@@ -237,9 +237,13 @@ function functionsEdited(dir, parent, sha, language, file, status, newPath) {
   return [...out].sort();
 }
 
-/** The commits of one repository that qualify (§3.1), with everything a task needs. */
-function candidatesOf(dir, cfg) {
-  const log = git(dir, 'log', '--no-merges', `--since=${cfg.since}`, '--format=%H%x00%P%x00%an%x00%ae%x00%cI%x00%B%x1e', 'HEAD');
+/**
+ * The commits of one repository that qualify (§3.1), with everything a task needs: those since
+ * cfg.since on HEAD, or those of cfg.range (`A..B`, for the training corpus's windows).
+ */
+export function candidatesOf(dir, cfg) {
+  const which = cfg.range ? [cfg.range] : [`--since=${cfg.since}`, 'HEAD'];
+  const log = git(dir, 'log', '--no-merges', '--format=%H%x00%P%x00%an%x00%ae%x00%cI%x00%B%x1e', ...which);
   const out = [];
   for (const rec of log.split('\x1e')) {
     const [sha, parents, author, email, date, body] = rec.replace(/^\n/, '').split('\0');
@@ -285,7 +289,7 @@ function candidatesOf(dir, cfg) {
   return out;
 }
 
-function taskOf(repo, cfg, c) {
+export function taskOf(repo, cfg, c) {
   const filesEdited = c.set.filter((e) => c.kindOf(e) !== 'A').map((e) => e.old).sort();
   const sourceEdited = c.existingSource.map((e) => e.old).sort();
   const added = c.set.filter((e) => c.kindOf(e) === 'A').map((e) => e.path).sort();
@@ -315,6 +319,14 @@ function taskOf(repo, cfg, c) {
   };
 }
 
+/** §3.2: the candidate's cleaned description, its file names and paths as [file] (those of its parent's tree and of its change set). */
+export function describe(c) {
+  const fileWords = treeWords(c.dir, c.parent);
+  for (const e of c.set) fileWords.add(e.path).add(e.old).add(path.posix.basename(e.path));
+  c.description = cleanDescription(c.message, fileWords);
+  return c;
+}
+
 /** §3.3: candidates by date in 10 equal-count buckets, the best-scoring of each. */
 function choose(cands, n) {
   const sorted = [...cands].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.sha < b.sha ? -1 : 1));
@@ -331,9 +343,7 @@ function choose(cands, n) {
 export function mineRepo(repo, dir, cfg, n = 10) {
   const cands = candidatesOf(dir, cfg);
   for (const c of cands) {
-    const fileWords = treeWords(c.dir, c.parent);
-    for (const e of c.set) fileWords.add(e.path).add(e.old).add(path.posix.basename(e.path));
-    c.description = cleanDescription(c.message, fileWords);
+    describe(c);
     c.score = score(c);
   }
   const usable = cands.filter((c) => words(c.description).length >= 8);
