@@ -238,12 +238,54 @@ function functionsEdited(dir, parent, sha, language, file, status, newPath) {
 }
 
 /**
+ * Every non-merge commit's changed files in a range, as the per-commit diff-tree calls of candidatesOf
+ * give them (rename detection on): sha -> { entries: [{ add, del, old, path }], status: Map(path -> A/M/D/R...) }.
+ */
+export function changesOf(dir, range) {
+  const out = new Map();
+  const log = git(dir, 'log', '--no-merges', '-z', '-M', '--raw', '--numstat', '--format=%x01%H', range);
+  for (const chunk of log.split('\x01')) {
+    if (!chunk) continue;
+    const tokens = chunk.split('\0').map((t) => t.replace(/^\n/, ''));
+    const entries = [];
+    const status = new Map();
+    for (let i = 1; i < tokens.length; i++) {
+      const t = tokens[i];
+      if (!t) continue;
+      if (t.startsWith(':')) {
+        // ":mode mode oid oid STATUS" then the path, or for renames and copies the old and the new path.
+        const st = t.split(' ').at(-1);
+        if (/^[RC]/.test(st)) {
+          status.set(tokens[i + 2], st[0]);
+          i += 2;
+        } else {
+          status.set(tokens[i + 1], st[0]);
+          i += 1;
+        }
+        continue;
+      }
+      const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(t);
+      if (!m) continue;
+      const [add, del] = [Number(m[1]) || 0, Number(m[2]) || 0];
+      if (m[3] === '') {
+        entries.push({ add, del, old: tokens[i + 1], path: tokens[i + 2] });
+        i += 2;
+      } else entries.push({ add, del, old: m[3], path: m[3] });
+    }
+    out.set(tokens[0], { entries, status });
+  }
+  return out;
+}
+
+/**
  * The commits of one repository that qualify (§3.1), with everything a task needs: those since
  * cfg.since on HEAD, or those of cfg.range (`A..B`, for the training corpus's windows).
  */
 export function candidatesOf(dir, cfg) {
   const which = cfg.range ? [cfg.range] : [`--since=${cfg.since}`, 'HEAD'];
   const log = git(dir, 'log', '--no-merges', '--format=%H%x00%P%x00%an%x00%ae%x00%cI%x00%B%x1e', ...which);
+  // A range's changes are read in one `git log` rather than two `git diff-tree` a commit (the training corpus reads hundreds of repositories).
+  const bulk = cfg.range ? changesOf(dir, cfg.range) : null;
   const out = [];
   for (const rec of log.split('\x1e')) {
     const [sha, parents, author, email, date, body] = rec.replace(/^\n/, '').split('\0');
@@ -253,25 +295,32 @@ export function candidatesOf(dir, cfg) {
     const subject = message.split('\n')[0];
     if (isChore(subject)) continue;
     const parent = parents;
-    let files;
-    try {
-      files = git(dir, 'diff-tree', '--no-commit-id', '-r', '-M', '--numstat', '-z', parent, sha);
-    } catch {
-      continue; // an object the mirror does not hold (its largest files may be absent): skip the commit
+    let entries;
+    let status;
+    if (bulk) {
+      if (!bulk.has(sha)) continue;
+      ({ entries, status } = bulk.get(sha));
+    } else {
+      let files;
+      try {
+        files = git(dir, 'diff-tree', '--no-commit-id', '-r', '-M', '--numstat', '-z', parent, sha);
+      } catch {
+        continue; // an object the mirror does not hold (its largest files may be absent): skip the commit
+      }
+      // numstat -z: "add\tdel\tpath\0" or, for renames, "add\tdel\t\0old\0new\0".
+      entries = [];
+      const parts = files.split('\0');
+      for (let i = 0; i < parts.length; i++) {
+        if (!parts[i]) continue;
+        const [add, del, p] = parts[i].split('\t');
+        if (p === '') {
+          entries.push({ add: Number(add) || 0, del: Number(del) || 0, old: parts[i + 1], path: parts[i + 2] });
+          i += 2;
+        } else entries.push({ add: Number(add) || 0, del: Number(del) || 0, old: p, path: p });
+      }
+      status = new Map(git(dir, 'diff-tree', '--no-commit-id', '-r', '-M', '--name-status', parent, sha).split('\n').filter(Boolean)
+        .map((l) => l.split('\t')).map((f) => [f.at(-1), f[0][0]]));
     }
-    // numstat -z: "add\tdel\tpath\0" or, for renames, "add\tdel\t\0old\0new\0".
-    const entries = [];
-    const parts = files.split('\0');
-    for (let i = 0; i < parts.length; i++) {
-      if (!parts[i]) continue;
-      const [add, del, p] = parts[i].split('\t');
-      if (p === '') {
-        entries.push({ add: Number(add) || 0, del: Number(del) || 0, old: parts[i + 1], path: parts[i + 2] });
-        i += 2;
-      } else entries.push({ add: Number(add) || 0, del: Number(del) || 0, old: p, path: p });
-    }
-    const status = new Map(git(dir, 'diff-tree', '--no-commit-id', '-r', '-M', '--name-status', parent, sha).split('\n').filter(Boolean)
-      .map((l) => l.split('\t')).map((f) => [f.at(-1), f[0][0]]));
     const set = entries.filter((e) => counted(cfg, e.path) || counted(cfg, e.old));
     if (set.length < 1 || set.length > 6) continue;
     const kindOf = (e) => status.get(e.path) ?? 'M';

@@ -11,6 +11,7 @@ export function renderQuery(r: QueryResponse): string {
     if (e.excerpt) out.push('```', e.excerpt, '```');
     else if (e.signature) out.push(`\`${e.signature}\``);
   }
+  if (r.more_files.length) out.push(`More files, best first: ${r.more_files.map((p) => `\`${p}\``).join(', ')}`);
   out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, 'token_budget', DEFAULT_MAX_REGIONS)})` : ''}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
