@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // For every task of the training corpus (train/mine-corpus.mjs), cg's own candidate generation and the
 // learned ranker's features of each candidate file (src/retrieve/features.ts, the very code a query
-// runs), with the task's gold as labels; and, for each gold file among the candidates, its candidate
-// places (functions and methods the query matched lexically or in meaning) with the edited ones marked.
+// runs), with the task's gold as labels.
 //
 // One checkout and one index per repository, at the corpus's index commit, kept under --work so a
 // second run (new features, same corpus) only re-queries. Output: one JSONL file per repository under
@@ -19,8 +18,6 @@ import { buildIndex } from '../dist/indexer/build.js';
 import { openReader, readMeta } from '../dist/store/db.js';
 import { rankCandidates } from '../dist/retrieve/query.js';
 import { FEATURES } from '../dist/retrieve/features.js';
-import { symbolsWhere } from '../dist/store/queries.js';
-import { UNIT_VECTOR_WEIGHT } from '../dist/retrieve/regions.js';
 import { gitDirOf, readRepoList } from './mine-corpus.mjs';
 
 const args = process.argv.slice(2);
@@ -62,31 +59,6 @@ async function indexOf(dir, commit) {
   return { db: openReader(dir), ms: performance.now() - t };
 }
 
-const nameMatches = (qname, functions) => {
-  const last = qname.split('.').pop();
-  return functions.some((f) => f === qname || f.split('.').pop() === last);
-};
-
-/** The gold file's candidate places: lexically matching units and symbols near in meaning, as regionsOf weighs them. */
-function placesOf(db, file, functions) {
-  const m = new Map();
-  const best = file.units[0]?.score || 1;
-  for (const u of file.units) m.set(u.symbolId, { lexical: u.score / best, cosine: 0 });
-  for (const n of file.near ?? []) {
-    const e = m.get(n.symbolId) ?? { lexical: 0, cosine: 0 };
-    e.cosine = n.score;
-    m.set(n.symbolId, e);
-  }
-  const scored = [...m].map(([id, e]) => ({ id, ...e, score: e.lexical + UNIT_VECTOR_WEIGHT * e.cosine }))
-    .sort((a, b) => b.score - a.score || a.id - b.id).slice(0, 12);
-  return scored.map((p, rank) => {
-    const s = symbolsWhere(db, 's.id = ?', [p.id])[0];
-    return { symbol: s?.qualifiedName ?? null, lines: s ? s.endLine - s.startLine + 1 : 0, kind: s?.kind ?? null, rank,
-      lexical: p.lexical, cosine: p.cosine, score: p.score, rel: p.score / scored[0].score,
-      label: s && nameMatches(s.qualifiedName, functions) ? 1 : 0 };
-  });
-}
-
 async function main() {
   // The repositories mined so far, in the list's order (this can run beside a mining still under way).
   const manifest = readRepoList().filter((r) => fs.existsSync(path.join(corpus, 'tasks', `${r.repo.replace('/', '+')}.jsonl`)));
@@ -116,7 +88,6 @@ async function main() {
           task_id: task.task_id, repo: task.repo, language: task.language, gold: task.source_files_edited, ranked: ranked.length,
           gold_ranks: goldRanks,
           cands: candidates.map((c) => ({ path: c.file.path, label: gold.has(c.file.path) ? 1 : 0, x: [...c.features].map((v) => Math.round(v * 1e6) / 1e6) })),
-          places: candidates.filter((c) => gold.has(c.file.path)).map((c) => ({ path: c.file.path, places: placesOf(db, c.file, task.functions_edited) })),
         }));
       }
       fs.writeFileSync(outFile, lines.map((l) => `${l}\n`).join(''));

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // The training corpus of cg's ranker: retrieval tasks mined from the history of the public repositories
 // in train/repos.txt (none of them in ../shared/train/EXCLUDED.txt), by the evaluation's own rules
-// (eval/mine-tasks.mjs: commit selection, chore filters, change-set limits, description cleaning,
-// functions_edited), with two differences made for training:
+// (eval/mine-tasks.mjs: commit selection, chore filters, change-set limits, description cleaning), with
+// three differences made for training:
 //   - every qualifying commit of a window counts (at most MAX_TASKS a repository, spread evenly over the
 //     window), not the best of ten date buckets;
 //   - all tasks of a repository share one index: the window is the last WINDOW first-parent commits of
 //     the mirror's HEAD (the newer half of a shorter history), the index is taken at the commit before the window (`index_commit`), and a task's
 //     gold is the edited source files that exist there. The index never holds a task's answer (it is
-//     older than every task); it can lag a task's own parent by up to WINDOW commits.
+//     older than every task); it can lag a task's own parent by up to WINDOW commits. File names become
+//     [file] by that commit's tree and the task's own files;
+//   - no functions_edited (the ranker learns files).
 // The tasks hold third-party commit messages: they are written outside the project (default under
 // $TMPDIR/cg-train); only this script, the repository list and train/corpus.json (each repository's
 // HEAD, index commit and task count, and the corpus's sha256) are committed.
@@ -21,9 +23,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { candidatesOf, describe, taskOf, words } from '../eval/mine-tasks.mjs';
+import { candidatesOf, cleanDescription, treeWords, words } from '../eval/mine-tasks.mjs';
 
-export const SCRIPT_VERSION = 1;
+export const SCRIPT_VERSION = 2;
 /** First-parent commits of a repository's recent history that its tasks come from. */
 export const WINDOW = 250;
 /** Tasks a repository gives at most, so a few busy repositories do not make the corpus. */
@@ -61,6 +63,22 @@ export function gitDirOf(mirrors, repo) {
 
 const git = (dir, ...a) => execFileSync('git', ['--git-dir', dir, ...a], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
 
+/**
+ * A task in the evaluation's format (eval/mine-tasks.mjs taskOf) without functions_edited, which costs
+ * three git calls a file and which the file ranker does not learn from.
+ */
+function taskOf(repo, c, atIndex, indexCommit) {
+  const source = c.existingSource.map((e) => e.old).sort();
+  return {
+    task_id: `${repo.replace('/', '__')}@${c.sha.slice(0, 10)}`, repo, language: c.language, commit_before: c.parent, commit_after: c.sha,
+    description: c.description,
+    files_edited: c.set.filter((e) => c.kindOf(e) !== 'A').map((e) => e.old).sort(),
+    source_files_edited: source.filter((f) => atIndex.has(f)),
+    files_added: c.set.filter((e) => c.kindOf(e) === 'A').map((e) => e.path).sort(),
+    date: c.date, subject: c.description.split('\n')[0], source_lines_changed: c.sourceLines, index_commit: indexCommit,
+  };
+}
+
 /** At most n of the items, evenly spread, in order. */
 function spread(items, n) {
   if (items.length <= n) return items;
@@ -77,19 +95,21 @@ export function mineTraining(repo, language, dir) {
   const cfg = { language, roots: [''], exts: EXTENSIONS[language], range: `${indexCommit}..${head}` };
   const atIndex = new Set(git(dir, 'ls-tree', '-r', '--name-only', indexCommit).split('\n').filter(Boolean));
   const cands = candidatesOf(dir, cfg)
+    .map((c) => Object.assign(c, { language }))
     .filter((c) => c.existingSource.some((e) => atIndex.has(e.old)))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.sha < b.sha ? -1 : 1));
   // Cleaning a description reads its parent's whole tree: only twice as many as are needed are cleaned,
   // evenly spread over the window, among those whose raw message has the words a cleaned one must keep.
   const wordy = cands.filter((c) => words(c.message).length >= 8);
-  const usable = spread(wordy, 2 * MAX_TASKS).filter((c) => words(describe(c).description).length >= 8);
+  // File names become [file] by the index commit's tree (one read for the whole window) and the commit's own files.
+  const tree = treeWords(dir, indexCommit);
+  const usable = spread(wordy, 2 * MAX_TASKS).filter((c) => {
+    const own = new Set(c.set.flatMap((e) => [e.path, e.old, path.posix.basename(e.path)]));
+    c.description = cleanDescription(c.message, { has: (w) => tree.has(w) || own.has(w) });
+    return words(c.description).length >= 8;
+  });
   const picked = spread(usable, MAX_TASKS);
-  const tasks = picked.map((c) => {
-    const t = taskOf(repo, cfg, c);
-    t.source_files_edited = t.source_files_edited.filter((f) => atIndex.has(f));
-    t.index_commit = indexCommit;
-    return t;
-  }).filter((t) => t.source_files_edited.length);
+  const tasks = picked.map((c) => taskOf(repo, c, atIndex, indexCommit)).filter((t) => t.source_files_edited.length);
   return { head, indexCommit, candidates: cands.length, tasks };
 }
 
