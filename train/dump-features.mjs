@@ -8,7 +8,7 @@
 // <corpus>/features/. Run it under `nice`: indexing 190 repositories takes about an hour on 2 cores.
 //
 // Usage: npm run build && node train/dump-features.mjs [--corpus $TMPDIR/cg-train] [--work DIR] [--mirrors /work/.mirror]
-//                                                      [--repos owner/name,...] [--force] [--reindex]
+//                                                      [--repos owner/name,...] [--force] [--reindex] [--reverse]
 //   Repositories whose features were dumped already are skipped unless --force (or named in --repos).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -62,6 +62,7 @@ async function indexOf(dir, commit) {
 async function main() {
   // The repositories mined so far, in the list's order (this can run beside a mining still under way).
   const manifest = readRepoList().filter((r) => fs.existsSync(path.join(corpus, 'tasks', `${r.repo.replace('/', '+')}.jsonl`)));
+  if (args.includes('--reverse')) manifest.reverse();
   const outDir = path.join(corpus, 'features');
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'features.json'), `${JSON.stringify(FEATURES)}\n`);
@@ -72,6 +73,13 @@ async function main() {
     if (!only && !args.includes('--force') && fs.existsSync(outFile)) continue;
     const tasks = fs.readFileSync(path.join(corpus, 'tasks', `${name}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     if (!tasks.length) continue;
+    // Several dumps may run at once (--reverse takes the list from its end): one repository, one claimant.
+    let claim;
+    try {
+      claim = fs.openSync(`${outFile}.lock`, 'wx');
+    } catch {
+      continue;
+    }
     m.index_commit = tasks[0].index_commit;
     const t0 = performance.now();
     let db;
@@ -96,6 +104,8 @@ async function main() {
       console.error(`[${i + 1}/${manifest.length}] ${m.repo}: failed: ${String(err?.message ?? err).split('\n')[0]}`);
     } finally {
       db?.close();
+      fs.closeSync(claim);
+      fs.rmSync(`${outFile}.lock`, { force: true });
     }
   }
 }

@@ -67,6 +67,12 @@ export interface QueryEntry {
   score: number;
   rationale: string;
   confidence: number;
+  /**
+   * With the learned preset: the calibrated probability that the task edits this place's file
+   * (src/retrieve/ranker.ts, fitted on training repositories); absent for places reached by calls or
+   * tests and under the other presets.
+   */
+  probability?: number;
 }
 
 export interface QueryResponse {
@@ -325,6 +331,7 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
       signature: r.symbol?.signature || null, excerpt, score: round(r.score / top), rationale: r.rationale,
       confidence: round(confidenceOf(r.score / top)),
+      ...(r.probability !== undefined && { probability: round(r.probability) }),
     };
     const json = JSON.stringify(entry);
     if (used + floor(json) > budget) {

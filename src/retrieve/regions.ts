@@ -15,6 +15,8 @@ export interface Region {
   /** Why it was picked, in words: "matches 'template cache'", "called by Environment.render". */
   rationale: string;
   score: number;
+  /** The learned ranker's calibrated probability that the task edits this region's file (RankedFile.probability). */
+  probability?: number;
 }
 
 /**
@@ -54,7 +56,8 @@ export function regionsOf(db: Database.Database, file: RankedFile, text: string,
   const defs = symbolsWhere(db, "s.file_id = ? AND s.kind != 'module'", [file.fileId], 'ORDER BY s.start_line')
     .map((s) => ({ s, words: matched(s) })).filter((x) => x.words.length).sort((a, b) => b.words.length - a.words.length);
   if (defs.length) return [region(file, defs[0].s, `defines ${defs[0].s.qualifiedName}, matching ${quoted(defs[0].words)}`, score)];
-  return [{ fileId: file.fileId, path: file.path, symbol: null, startLine: 1, endLine: 40, rationale: 'the file matches the task as a whole', score }];
+  return [{ fileId: file.fileId, path: file.path, symbol: null, startLine: 1, endLine: 40, rationale: 'the file matches the task as a whole', score,
+    probability: file.probability }];
 }
 
 /** The file's candidate symbols: lexically matching functions and symbols near in meaning, best first. */
@@ -72,7 +75,7 @@ function unitScores(file: RankedFile): [number, { score: number; lexical: number
 }
 
 function region(file: RankedFile, s: SymbolInfo, rationale: string, score: number): Region {
-  return { fileId: file.fileId, path: file.path, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale, score };
+  return { fileId: file.fileId, path: file.path, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale, score, probability: file.probability };
 }
 
 function quoted(words: string[]): string {
