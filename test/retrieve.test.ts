@@ -141,11 +141,19 @@ describe('runQuery', () => {
     expect(tight.truncated_by).toBe('budget');
   });
 
-  it('says when the place cap, not the budget, held places back', async () => {
+  // Twenty files that all match one task: more than the 12 places an answer holds. Indexed once, for two tests.
+  let carriers: string | null = null;
+  const carrierRepo = () => {
+    if (carriers) return carriers;
     const files: Record<string, string> = {};
     for (let i = 0; i < 20; i++) files[`shipping/carrier_${i}.py`] = `def quote_parcel_rate_${i}(parcel):\n    return parcel.weight * ${i + 1}\n`;
-    const repo = makeRepo(files);
-    expect(runCg(['index', '-q'], repo).code).toBe(0);
+    carriers = makeRepo(files);
+    expect(runCg(['index', '-q'], carriers).code).toBe(0);
+    return carriers;
+  };
+
+  it('says when the place cap, not the budget, held places back', async () => {
+    const repo = carrierRepo();
     const res = runCg(['query', 'quote the parcel rate', '--json'], repo).json;
     expect(res.files).toHaveLength(12);
     expect(res.tokens_used).toBeLessThan(res.token_budget / 2);
@@ -158,10 +166,7 @@ describe('runQuery', () => {
   });
 
   it('lists further ranked files after the places while the budget allows', async () => {
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 20; i++) files[`shipping/carrier_${i}.py`] = `def quote_parcel_rate_${i}(parcel):\n    return parcel.weight * ${i + 1}\n`;
-    const repo = makeRepo(files);
-    expect(runCg(['index', '-q'], repo).code).toBe(0);
+    const repo = carrierRepo();
     const res = runCg(['query', 'quote the parcel rate', '--json'], repo).json;
     const placed = new Set(res.files.map((e: { path: string }) => e.path));
     // The 20 files all match: 12 come as places, the other 8 as paths, none twice.
