@@ -184,9 +184,11 @@ async function moreFiles(ranked: RankedFile[], entries: QueryEntry[], room: numb
 }
 
 /**
- * Files ranked by the preset's fusion of full-text, vectors and the graph, then raised by execution
- * signals and the cursor file. Without vectors (model unavailable, or switched off) the lexical and
- * graph signals still answer, with a warning that says why.
+ * Files ranked by the preset's fusion of full-text, vectors and the graph (re-ordered by the learned
+ * ranker under the `learned` preset), then raised by execution signals (those given, and those read
+ * from output pasted into the task) and the cursor file. Without vectors (model unavailable, or
+ * switched off) the lexical and graph signals still answer, with a warning that says why.
+ * `candidates`: the learned ranker's features of the files it re-ordered (train/dump-features.mjs).
  */
 export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
   Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[] }> {
