@@ -222,6 +222,7 @@ describe('no way around the choke point', () => {
     'src/secrets/allowlist.ts', 'src/config/config.ts', 'src/config/ignore.ts', 'src/indexer/state.ts', 'src/indexer/lock.ts',
     'src/store/db.ts', 'src/repo/head.ts', 'src/repo/hooks.ts', 'src/snapshot/manifest.ts', 'src/lang/loader.ts',
     'src/vectors/model.ts', 'src/vectors/static.ts', 'src/vectors/store.ts', 'src/secrets/rules.ts',
+    'src/retrieve/ranker.ts', // the learned ranker's model file
     'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);
 
