@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { runQuery, type QueryInput, type QueryEntry, type QueryResponse } from './query.js';
-import { safeExcerptOf } from './regions.js';
+import { excerptOf } from './regions.js';
 import { TOKENIZER, tokenCounter } from './tokens.js';
 
 /**
@@ -142,9 +142,9 @@ function signaturesText(path: string, entries: QueryEntry[]): string {
   return entries.map((e) => signatureOf(path, e)).join('\n\n');
 }
 
-/** A place's source lines (capped as excerpts are), or null when the file cannot be read or now looks like it holds a credential. */
+/** A place's source lines (capped as excerpts are, secrets redacted), or null when the file cannot be read. */
 function sourceOf(root: string, e: QueryEntry): string[] | null {
-  return safeExcerptOf(root, { path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] })?.split('\n') ?? null;
+  return excerptOf(root, { path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] })?.split('\n') ?? null;
 }
 
 /** The places with their source, each cut to its first `maxLines` lines (with a note of what was left out). */

@@ -1,7 +1,5 @@
 import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
-import { Allowlist } from '../secrets/allowlist.js';
-import { scanSecrets } from '../secrets/scan.js';
 import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
 import { excerptFromLines, fileLines, regionsOf, type RankSource, type Region } from './regions.js';
@@ -346,7 +344,6 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
   // A place left out for the budget means a larger budget would help, even when the place cap binds too.
   let skippedForBudget = false;
   let capped = false;
-  const noSecrets = Allowlist.empty();
   // Places of one file share its text; read it once per answer.
   const texts = new Map<string, string[] | null>();
   const linesOf = (p: string) => {
@@ -372,9 +369,8 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       break;
     }
     const lines = snippets ? linesOf(r.path) : null;
-    let excerpt = lines && excerptFromLines(lines, r);
-    // The file may have changed since it was scanned: never hand out text that now looks like a credential.
-    if (excerpt && scanSecrets(r.path, excerpt, noSecrets).length) excerpt = null;
+    // fileLines reads through the redacting reader: a credential added since the file was indexed is redacted too.
+    const excerpt = lines && excerptFromLines(lines, r);
     const entry: QueryEntry = {
       symbol_id: r.symbol?.id ?? null, path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
       signature: r.symbol?.signature || null, excerpt, score: round(Math.min(1, r.score / top)), rationale: r.rationale,

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { Allowlist } from '../secrets/allowlist.js';
-import { scanSecrets } from '../secrets/scan.js';
+import { readScrubbed } from '../secrets/read.js';
 import { symbolsWhere, type SymbolInfo } from '../store/queries.js';
 import { queryTerms, type RankedFile } from './rank.js';
 import { tokenize } from './tokenize.js';
@@ -105,22 +102,9 @@ export function excerptOf(root: string, r: { path: string; startLine: number; en
   return lines && excerptFromLines(lines, r, maxLines);
 }
 
-/** A file's lines, or null when it cannot be read (gone since it was indexed, unreadable). */
-/**
- * A region's source lines for an answer, or null when the file cannot be read or now looks like it
- * holds a credential: the file may have changed since it was scanned, and no answer hands out a secret.
- */
-export function safeExcerptOf(root: string, r: { path: string; startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string | null {
-  const src = excerptOf(root, r, maxLines);
-  return src && !scanSecrets(r.path, src, Allowlist.empty()).length ? src : null;
-}
-
+/** A file's lines, secrets redacted, or null when it cannot be read (gone since it was indexed, unreadable). */
 export function fileLines(root: string, relPath: string): string[] | null {
-  try {
-    return fs.readFileSync(path.join(root, relPath), 'utf8').split('\n');
-  } catch {
-    return null;
-  }
+  return readScrubbed(root, relPath)?.split('\n') ?? null;
 }
 
 export function excerptFromLines(lines: string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {

@@ -5,7 +5,7 @@ import { pickSymbol, symbolReferences, type RefEntry } from '../../graph/refs.js
 import { repoMap } from '../../graph/structure.js';
 import { renderTree } from '../../graph/structure-tree.js';
 import { buildContext, type ContextBundle } from '../../retrieve/context.js';
-import { safeExcerptOf } from '../../retrieve/regions.js';
+import { excerptOf } from '../../retrieve/regions.js';
 import { signalsFromText } from '../../retrieve/signal-input.js';
 import { searchSymbols, symbolStats, type SymbolInfo } from '../../store/queries.js';
 import { errorBody, makeError } from '../errors.js';
@@ -103,7 +103,7 @@ async function getReferences(a: z.infer<typeof refsSchema>, ctx: ToolContext): P
   const entry = (useCallSite: boolean) => (r: RefEntry) => ({
     name: r.qualifiedName, kind: r.kind, file_path: r.file, line: useCallSite ? r.line ?? r.startLine : r.startLine, depth: r.depth,
     confidence: r.confidence,
-    ...(a.include_source ? { source: safeExcerptOf(root, { path: r.file, startLine: r.startLine, endLine: r.endLine }) } : {}),
+    ...(a.include_source ? { source: excerptOf(root, { path: r.file, startLine: r.startLine, endLine: r.endLine }) } : {}),
   });
   const lists: [string, unknown[]][] = [];
   if (res.callers) lists.push(['callers', res.callers.map(entry(true))]);
