@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CG_DIR, loadConfig, type Config } from '../config/config.js';
 import { languageForFile } from '../lang/registry.js';
 import type { RepoView } from '../lang/types.js';
+import { readContained } from '../repo/contained.js';
 import { walkRepo, type WalkOptions } from '../repo/walk.js';
 import { resolveAll } from '../resolve/resolver.js';
 import type { CallStats, ImportStats } from '../resolve/types.js';
@@ -228,6 +229,9 @@ function previousMeta(root: string): Meta {
   }
 }
 
+/** Module manifests (go.mod, package.json, Cargo.toml) larger than this are not read. */
+const MAX_MANIFEST_BYTES = 4_000_000;
+
 /** Import resolvers read configuration files (go.mod, composer.json) through this, inside the root only. */
 export function repoView(root: string, files: Set<string>): RepoView {
   return {
@@ -236,14 +240,12 @@ export function repoView(root: string, files: Set<string>): RepoView {
     readText(rel: string) {
       const abs = path.resolve(root, rel);
       if (!abs.startsWith(root + path.sep) || abs.includes(`${path.sep}${CG_DIR}${path.sep}`)) return null;
-      try {
-        // Resolvers probe many paths that do not exist (a package.json in every source directory): a
-        // stat that does not throw for those answers several times faster than a failed read.
-        if (!fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) return null;
-        return fs.readFileSync(abs, 'utf8');
-      } catch {
-        return null;
-      }
+      // Resolvers probe many paths that do not exist (a package.json in every source directory): a
+      // stat that does not throw for those answers several times faster than a failed read.
+      if (!fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) return null;
+      // Read as any indexed file is: a go.mod that is a link to a file outside is not the repository's.
+      const read = readContained(root, path.relative(root, abs).split(path.sep).join('/'), MAX_MANIFEST_BYTES);
+      return read.ok ? read.data.toString('utf8') : null;
     },
   };
 }

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { Allowlist } from '../secrets/allowlist.js';
 import { scanSecrets } from '../secrets/scan.js';
 import { runQuery, type QueryInput, type QueryEntry, type QueryResponse } from './query.js';
-import { excerptOf } from './regions.js';
+import { SourceReader } from './source.js';
 import { TOKENIZER, tokenCounter } from './tokens.js';
 
 /**
@@ -53,6 +53,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   // Rank more places than fit; packing decides what goes in.
   const found = await runQuery(db, root, { ...input, budget: 200_000, snippets: false, maxRegions: input.maxRegions ?? BUNDLE_PLACES });
   const count = await tokenCounter();
+  const sources = new SourceReader(db, root);
   const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, preset: found.preset, warnings: found.warnings };
   if (found.status === 'empty_results') {
     return { ...base, status: 'empty_results', summary: found.suggestion ?? 'Nothing matched.', relationships: [], files: [], tokens_used: 0, truncated: false, truncated_by: null };
@@ -80,8 +81,8 @@ export async function buildContext(db: Database.Database, root: string, input: Q
       files.push({ path, form, text, places });
     };
     if (entries.some((e) => entryPoints.has(`${e.path}:${e.line_range[0]}`))) {
-      const sources = entries.map((e) => sourceOf(root, e));
-      const text = sourcesText(path, entries, sources, Infinity);
+      const texts = entries.map((e) => sourceOf(sources, e));
+      const text = sourcesText(path, entries, texts, Infinity);
       const tokens = cost(path, text);
       if (used + tokens <= budget) {
         add('source', text, tokens);
@@ -91,7 +92,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
       // The first lines of each entry point, leaving room for the signatures of the files after it.
       const rest = signatures.slice(i + 1).reduce((sum, sig) => sum + sig.tokens, 0);
       const room = budget - used - Math.min(rest, Math.floor((budget - used) / 2));
-      const clipped = clipToFit(path, entries, sources, room, count);
+      const clipped = clipToFit(path, entries, texts, room, count);
       if (clipped) {
         add('excerpt', clipped.text, clipped.tokens);
         continue;
@@ -104,6 +105,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
     add('signatures', signatures[i].text, signatures[i].tokens);
   }
   const truncatedBy = cutForBudget ? 'budget' : capped ? 'files' : null;
+  base.warnings.push(...sources.notes);
   return { ...base, status: 'ok', summary, relationships, files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy };
 }
 
@@ -115,9 +117,9 @@ function signaturesText(path: string, entries: QueryEntry[]): string {
   return entries.map((e) => signatureOf(path, e)).join('\n\n');
 }
 
-/** A place's source lines (capped as excerpts are), or null when the file cannot be read or now looks like it holds a credential. */
-function sourceOf(root: string, e: QueryEntry): string[] | null {
-  const src = excerptOf(root, { path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] });
+/** A place's source lines (capped as excerpts are), or null when the file is not read or now looks like it holds a credential. */
+function sourceOf(sources: SourceReader, e: QueryEntry): string[] | null {
+  const src = sources.excerpt({ path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] });
   return src && !scanSecrets(e.path, src, Allowlist.empty()).length ? src.split('\n') : null;
 }
 

@@ -4,7 +4,8 @@ import { Allowlist } from '../secrets/allowlist.js';
 import { scanSecrets } from '../secrets/scan.js';
 import { fileByPath, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
-import { excerptFromLines, fileLines, regionsOf, type Region } from './regions.js';
+import { regionsOf, type Region } from './regions.js';
+import { SourceReader } from './source.js';
 import { emptySignals, rankFiles, type RankedFile } from './rank.js';
 import { fuse } from './fusion.js';
 import { taskText } from './boilerplate.js';
@@ -127,7 +128,10 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
   regions = dedupe(regions).sort((a, b) => b.score - a.score);
-  return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
+  const sources = input.snippets ? new SourceReader(db, root) : null;
+  const packed = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions);
+  if (sources) warnings.push(...sources.notes);
+  return { ...base, status: 'ok', ...packed };
 }
 
 /**
@@ -239,7 +243,7 @@ function dedupe(regions: Region[]): Region[] {
  * that does not fit is skipped (and the answer marked truncated), and a smaller one after it may still
  * fit. `moreFiles`: files ranked below those the regions came from.
  */
-async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean):
+async function pack(sources: SourceReader | null, regions: Region[], budget: number, maxRegions: number, moreFiles: boolean):
   Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'>> {
   const count = await tokenCounter();
   const floor = await tokenFloor();
@@ -250,12 +254,6 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
   let skippedForBudget = false;
   let capped = false;
   const noSecrets = Allowlist.empty();
-  // Places of one file share its text; read it once per answer.
-  const texts = new Map<string, string[] | null>();
-  const linesOf = (p: string) => {
-    if (!texts.has(p)) texts.set(p, fileLines(root, p));
-    return texts.get(p)!;
-  };
   // No entry is smaller than this one; once less than it is left, nothing else can fit.
   const smallest = count(JSON.stringify({ path: '', line_range: [0, 0], symbol: null, kind: '', signature: null, excerpt: null,
     score: 0, rationale: '', confidence: 0 }));
@@ -268,8 +266,7 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       skippedForBudget = true;
       break;
     }
-    const lines = snippets ? linesOf(r.path) : null;
-    let excerpt = lines && excerptFromLines(lines, r);
+    let excerpt = sources?.excerpt(r) ?? null;
     // The file may have changed since it was scanned: never hand out text that now looks like a credential.
     if (excerpt && scanSecrets(r.path, excerpt, noSecrets).length) excerpt = null;
     const entry: QueryEntry = {

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { symbolsWhere, type SymbolInfo } from '../store/queries.js';
 import { queryTerms, type RankedFile } from './rank.js';
@@ -77,21 +75,6 @@ function region(file: RankedFile, s: SymbolInfo, rationale: string, score: numbe
 
 function quoted(words: string[]): string {
   return `'${words.slice(0, 4).join(' ')}'`;
-}
-
-/** The region's source lines (capped), or null when the file cannot be read any more. */
-export function excerptOf(root: string, r: { path: string; startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string | null {
-  const lines = fileLines(root, r.path);
-  return lines && excerptFromLines(lines, r, maxLines);
-}
-
-/** A file's lines, or null when it cannot be read (gone since it was indexed, unreadable). */
-export function fileLines(root: string, relPath: string): string[] | null {
-  try {
-    return fs.readFileSync(path.join(root, relPath), 'utf8').split('\n');
-  } catch {
-    return null;
-  }
 }
 
 export function excerptFromLines(lines: string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {
