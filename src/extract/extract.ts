@@ -160,7 +160,7 @@ class FileExtractor {
     }
 
     if (this.root.hasError) this.collectErrors(this.root, new Set(defs.keys()));
-    for (const n of this.spec.layoutErrors?.(this.root) ?? []) this.errors.push({ start: n.startIndex, end: Math.max(n.endIndex, n.startIndex + 1) });
+    for (const n of this.spec.syntaxErrors?.(this.root) ?? []) this.errors.push({ start: n.startIndex, end: Math.max(n.endIndex, n.startIndex + 1) });
     this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc, moduleDocLines);
     const scopes = this.bindingScopes(bindings);
     this.attachMutates(mutateTargets, mutateGlobals);

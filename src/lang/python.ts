@@ -185,7 +185,7 @@ export const python: LanguageSpec = {
   selfNames: ['self', 'cls'],
   builtins: BUILTINS,
   superReceiver: /^super\(.*\)$/s,
-  layoutErrors: syntaxErrors,
+  syntaxErrors,
   // `from django.http import HttpResponse` works because django/http/__init__.py imports it.
   importedNamesAreExported: true,
   staticAnnotations: ['staticmethod'],

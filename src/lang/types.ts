@@ -127,7 +127,7 @@ export interface LanguageSpec {
    * indentation, which tree-sitter-python does not check): the nodes in error. Errors a pattern can
    * express are `@syntax.error` captures in the language's query files instead.
    */
-  layoutErrors?(root: Node): Node[];
+  syntaxErrors?(root: Node): Node[];
   /** Decorator, annotation and attribute node types, collected onto the symbol they adorn. */
   annotationTypes: string[];
   /** Receiver names meaning "this instance or this type": `self`, `this`, `$this`, `Self`. */
