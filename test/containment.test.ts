@@ -171,6 +171,23 @@ describe('indexing through a linked folder', () => {
     built.close();
   });
 
+  it('module manifests are read through the same check, and a probe under a file is a miss, not a failure', async () => {
+    // The TypeScript resolver looks for `keys.json/package.json` (an import may name a folder).
+    // And go.mod is a link to another module's: its module path must not be the one imports resolve against.
+    const repo = makeRepo({ 'src/a.ts': "import keys from './keys.json';\nexport const k = keys;\n", 'src/keys.json': '{}\n',
+      'pkg/p.go': 'package pkg\n\nfunc P() int { return 1 }\n',
+      'main.go': 'package main\n\nimport "example.com/outside/pkg"\n\nfunc main() { pkg.P() }\n' });
+    const elsewhere = tempDir('cg-outside-mod-');
+    fs.writeFileSync(path.join(elsewhere, 'go.mod'), 'module example.com/outside\n');
+    fs.symlinkSync(path.join(elsewhere, 'go.mod'), path.join(repo, 'go.mod'));
+    const summary = await buildIndex(repo);
+    expect(summary.files).toBe(3);
+    const db = openReader(repo);
+    const resolution = db.prepare("SELECT resolution FROM imports WHERE module = 'example.com/outside/pkg'").pluck().get();
+    db.close();
+    expect(resolution).not.toBe('internal');
+  });
+
   it('a file reached through a linked folder is refused by the read itself', () => {
     const read = readContained(root, 'linked/leak.py', 1_000_000);
     expect(read).toMatchObject({ ok: false, reason: 'outside' });

@@ -242,7 +242,11 @@ export function repoView(root: string, files: Set<string>): RepoView {
       if (!abs.startsWith(root + path.sep) || abs.includes(`${path.sep}${CG_DIR}${path.sep}`)) return null;
       // Resolvers probe many paths that do not exist (a package.json in every source directory): a
       // stat that does not throw for those answers several times faster than a failed read.
-      if (!fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) return null;
+      try {
+        if (!fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) return null;
+      } catch {
+        return null; // ENOTDIR: a file where a folder was guessed
+      }
       // Read as any indexed file is: a go.mod that is a link to a file outside is not the repository's.
       const read = readContained(root, path.relative(root, abs).split(path.sep).join('/'), MAX_MANIFEST_BYTES);
       return read.ok ? read.data.toString('utf8') : null;
