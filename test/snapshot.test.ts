@@ -379,15 +379,20 @@ async function alteredDb(file: string, out: string, sql: string): Promise<string
     const meta = readMeta(db);
     VectorStore.rebuild(storedVectors(db, meta.vectors_model), { dims: Number(meta.vectors_dims) }).save(d, 0);
     db.close();
-    const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
-    m.counts = { ...m.counts, ...counts };
-    for (const x of m.members) {
-      const body = fs.readFileSync(path.join(d, x.name));
-      x.bytes = body.length;
-      x.sha256 = createHash('sha256').update(body).digest('hex');
-    }
-    fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m));
+    refreshManifest(d, counts);
   });
+}
+
+/** The manifest of an unpacked snapshot made to match its altered members: sizes, sha256 and (optionally) counts. */
+function refreshManifest(d: string, counts: Record<string, number> = {}): void {
+  const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
+  m.counts = { ...m.counts, ...counts };
+  for (const x of m.members) {
+    const body = fs.readFileSync(path.join(d, x.name));
+    x.bytes = body.length;
+    x.sha256 = createHash('sha256').update(body).digest('hex');
+  }
+  fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m));
 }
 
 describe('a snapshot is untrusted input', () => {
@@ -497,13 +502,7 @@ describe('a snapshot is untrusted input', () => {
       store.remove([db.prepare('SELECT MIN(symbol_id) FROM symbol_embeddings').pluck().get() as number]);
       db.close();
       store.save(d, 0);
-      const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
-      for (const x of m.members) {
-        const body = fs.readFileSync(path.join(d, x.name));
-        x.bytes = body.length;
-        x.sha256 = createHash('sha256').update(body).digest('hex');
-      }
-      fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m));
+      refreshManifest(d);
     });
     const before = liveBytes(root);
     for (const err of [await refusal(restoreSnapshot(root, { ref: lost })), await refusal(verifySnapshot(lost, root))]) {

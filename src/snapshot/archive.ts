@@ -139,6 +139,7 @@ export async function unpackArchive(file: string, dest: string, declare: (manife
     if (!declared) {
       if (name !== MANIFEST) return (fail(refused(file, 'order', `${name} comes first`)), entry.resume());
       if (entry.size > MAX_MANIFEST_BYTES) return (fail(refused(file, 'bomb', `its manifest.json declares ${entry.size} bytes`)), entry.resume());
+      if (entry.size === 0) return (fail(refused(file, 'truncated', 'its manifest.json is empty')), entry.resume());
       const chunks: Buffer[] = [];
       let got = 0;
       entry.on('data', (chunk: Buffer) => {
