@@ -8,6 +8,7 @@ import { runQuery } from '../src/retrieve/query.js';
 import { buildContext } from '../src/retrieve/context.js';
 import { createServer } from '../src/mcp/server.js';
 import { readContained } from '../src/repo/contained.js';
+import { appendRecord } from '../src/changes/log.js';
 import { makeRepo, runCg, tempDir } from './helpers.js';
 
 // Promise 6, "paths outside the repo (refused)", at answer time as at index time: a file or folder
@@ -154,7 +155,13 @@ describe('indexing through a linked folder', () => {
   it('cg notify and cg update store nothing reached through a folder link to outside, as a full build', async () => {
     fs.symlinkSync(outside, path.join(root, 'linked'));
     fs.writeFileSync(path.join(root, 'pkg/b.py'), 'def beta():\n    return alpha()\n');
-    expect(runCg(['notify', 'linked/leak.py', 'pkg/b.py'], root).code).toBe(0);
+    // Named to cg notify: refused, with the reason.
+    const refused = runCg(['notify', 'linked/leak.py', '--json'], root);
+    expect(refused.code).toBe(2);
+    expect(refused.json.error.message).toMatch(/^linked\/leak\.py is reached through a symbolic link to a path outside the repository/);
+    // Named in the change log anyway (a record written by another tool): the update leaves it out.
+    expect(runCg(['notify', 'pkg/b.py'], root).code).toBe(0);
+    appendRecord(root, { v: 1, event: 'save', paths: ['linked/leak.py'], at: 0 });
     const round = runCg(['update', '--json'], root).json.rounds[0];
     expect(round).toMatchObject({ mode: 'incremental', added: 1 });
     expect(runCg(['symbols', 'leaked_from_outside', '--json'], root).json.total).toBe(0);

@@ -99,6 +99,30 @@ export function throughLink(root: string, dirRel: string): boolean {
   }
 }
 
+/**
+ * Whether `rel` (repo-relative) leads outside the repository through a symbolic link on its way: the
+ * nearest part of it that exists resolves to a path outside. A path that does not exist yet (a deleted
+ * file) is judged by its folder.
+ */
+export function leadsOutside(root: string, rel: string): boolean {
+  let base: string;
+  try {
+    base = realRoot(root);
+  } catch {
+    return false;
+  }
+  for (let p = rel; p; p = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') {
+    let real: string;
+    try {
+      real = fs.realpathSync.native(path.join(root, p));
+    } catch {
+      continue; // not there: its folder decides
+    }
+    return real !== base && !real.startsWith(base + path.sep);
+  }
+  return false;
+}
+
 /** A repo-relative POSIX path that names something inside: no empty, `.` or `..` part, not absolute, no NUL or backslash. */
 export function isRepoPath(rel: string): boolean {
   if (!rel || rel.includes('\0') || rel.includes('\\') || rel.startsWith('/')) return false;
