@@ -3,6 +3,8 @@ import type Database from 'better-sqlite3';
 import { loadConfig } from '../config/config.js';
 import { isBinary } from '../extract/filters.js';
 import { readContained } from '../repo/contained.js';
+import { Allowlist } from '../secrets/allowlist.js';
+import { scanSecrets } from '../secrets/scan.js';
 import { excerptFromLines, MAX_REGION_LINES } from './regions.js';
 
 /**
@@ -31,10 +33,14 @@ export class SourceReader {
     return this.texts.get(rel)!;
   }
 
-  /** A region's source lines (capped), or null. */
+  /**
+   * A region's source lines (capped), or null when the file is not read or the lines now look like they
+   * hold a credential: the file may have changed since it was scanned, and no answer hands out a secret.
+   */
   excerpt(r: { path: string; startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string | null {
     const lines = this.lines(r.path);
-    return lines && excerptFromLines(lines, r, maxLines);
+    const text = lines && excerptFromLines(lines, r, maxLines);
+    return text && !scanSecrets(r.path, text, Allowlist.empty()).length ? text : null;
   }
 
   private read(rel: string): string[] | null {
