@@ -53,17 +53,18 @@ describe('a file or folder swapped for a symbolic link after indexing', () => {
   }
 
   /** Every way an answer reads a file: query snippets, the context bundle, and both MCP tools. */
-  async function answers(): Promise<{ text: string; warnings: string[] }> {
+  async function answers(): Promise<{ text: string; warnings: string[]; each: string[][] }> {
     const db = openReader(root);
     const server = createServer(root);
     try {
       const q = await runQuery(db, root, { text: task, snippets: true, cursorFile: 'auth/tokens.py' });
       const c = await buildContext(db, root, { text: task });
-      const mq = await server.call('codegraph_query', { query: task, cursor_file: 'auth/tokens.py' });
-      const mc = await server.call('get_context', { query: task, format: 'json' });
+      const mq = await server.call('codegraph_query', { query: task, cursor_file: 'auth/tokens.py', include_snippets: true });
+      const mc = await server.call('get_context', { query: task });
+      for (const m of [mq, mc]) expect(m.isError, JSON.stringify(m.structuredContent)).toBeFalsy();
       expect(q.files.map((f) => f.path)).toContain('auth/session.py'); // the place is still answered, without its source
-      const bodies = [q, c, mq.structuredContent, mc.structuredContent] as { warnings: string[] }[];
-      return { text: JSON.stringify(bodies), warnings: bodies.flatMap((b) => b.warnings) };
+      const bodies = [q, c, mq.structuredContent, mc.structuredContent] as { warnings?: string[] }[];
+      return { text: JSON.stringify(bodies), warnings: bodies.flatMap((b) => b.warnings ?? []), each: bodies.map((b) => b.warnings ?? []) };
     } finally {
       server.live.close();
       db.close();
@@ -78,9 +79,12 @@ describe('a file or folder swapped for a symbolic link after indexing', () => {
 
   it('a file linked to a file outside the repository', async () => {
     await swapped('auth/session.py', path.join(outside, 'session.py'), async () => {
-      const { text, warnings } = await answers();
+      const { text, each } = await answers();
       expect(text).not.toContain('OUTSIDE_MARKER');
-      expect(warnings).toContain('auth/session.py was not read: it is reached through a symbolic link to a path outside the repository');
+      // Every answer says why (query, context, and both MCP tools).
+      for (const warnings of each) {
+        expect(warnings).toContain('auth/session.py was not read: it is reached through a symbolic link to a path outside the repository');
+      }
     });
   });
 
