@@ -148,8 +148,6 @@ function swapIn(root: string, file: string, dir: string, m: Manifest, generation
     })();
     // Planner statistics, as a full build leaves them (they are not part of the snapshot's content).
     db.pragma('optimize=0x10002');
-    publishBuild(root, { id: build.id, dir: build.dir, db });
-    return build.id;
   } catch (err) {
     if (db?.open) db.close();
     fs.rmSync(build.dir, { recursive: true, force: true });
@@ -157,6 +155,9 @@ function swapIn(root: string, file: string, dir: string, m: Manifest, generation
     throw new CgError('io', `Restoring the snapshot ${file} failed while putting it in place: ${errorMessage(err)}`,
       'The live index was not changed. Check free disk space and that .codegraph/ is writable, then try again.');
   }
+  // Outside the clean-up above: once the pointer moves, the build folder is the live index.
+  publishBuild(root, { id: build.id, dir: build.dir, db });
+  return build.id;
 }
 
 /** The artifact to restore, and its commit as its name gives it (a hint only: the manifest inside decides). */
