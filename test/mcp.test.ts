@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CG, git, indexedRepo, makeRepo, runCg, tempDir } from './helpers.js';
 import { createServer } from '../src/mcp/server.js';
+import { TopLevelId } from '../src/mcp/line-guard.js';
 
 /**
  * `cg serve` as a real process on real indexed repositories, driven through the SDK's client over
@@ -347,16 +348,52 @@ describe('cg serve across index changes', () => {
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'codegraph_query', arguments: { query: 'save a product' } } });
     child.stdin.write('this is not json\n');
-    // Larger than any message the server reads: dropped with a note on stderr, and the server carries on.
-    child.stdin.write(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"status","arguments":{"x":"${'z'.repeat(12 * 1024 * 1024)}"}}}\n`);
+    // Larger than any message the server reads: not read, answered with an error (the id found wherever
+    // it is: the MCP SDK writes it last), noted on stderr, and the server carries on. A notification
+    // that large gets no answer, as JSON-RPC says.
+    const big = 'z'.repeat(12 * 1024 * 1024);
+    child.stdin.write(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"status","arguments":{"x":"${big}"}}}\n`);
+    child.stdin.write(`{"method":"tools/call","params":{"name":"status","arguments":{"id":1,"x":"${big}"}},"jsonrpc":"2.0","id":"ten"}\n`);
+    child.stdin.write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"${big}"}}\n`);
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_symbols', arguments: { query: 'save' } } });
     await waitFor(() => out.includes('"id":3'), 60_000);
     child.stdin.end();
     await new Promise((r) => child.once('exit', r));
     const lines = out.split('\n').filter(Boolean);
     for (const l of lines) expect(JSON.parse(l).jsonrpc).toBe('2.0');
-    expect(lines.map((l) => JSON.parse(l).id)).toEqual([1, 2, 3]);
-    expect(err).toMatch(/dropped a \d+-byte message/);
+    const byId = new Map(lines.map((l) => [JSON.parse(l).id, JSON.parse(l)]));
+    expect([...byId.keys()].sort()).toEqual([1, 2, 3, 9, 'ten'].sort());
+    for (const id of [9, 'ten']) {
+      expect(byId.get(id).error).toMatchObject({ code: -32600, data: { code: 'invalid_input', limit: 8 * 1024 * 1024 } });
+      expect(byId.get(id).error.message).toMatch(/^The request is \d+ bytes; cg serve reads messages of up to 8388608 bytes/);
+    }
+    expect(err).toMatch(/refused a \d+-byte message \(the limit is 8388608 bytes\): request 9/);
+    expect(err).toMatch(/refused a \d+-byte message \(the limit is 8388608 bytes\): request "ten"/);
+    expect(err.match(/refused a \d+-byte message/g)).toHaveLength(3);
+  });
+});
+
+describe('the id of a request too large to read', () => {
+  it('is found at the top level of the message wherever it is, however the bytes arrive', () => {
+    const messages: [string, string | number | undefined][] = [
+      ['{"jsonrpc":"2.0","id":9,"method":"tools/call"}', 9],
+      ['{"method":"x","params":{"id":4,"a":[1,{"id":2}],"s":"\\"id\\":7"},"jsonrpc":"2.0","id":"ab\\"c"}', 'ab"c'],
+      ['{ "id" : 12 }', 12],
+      ['{"a":"x\\\\","b":"}","id":5}', 5],
+      ['{"id":"é"}', 'é'],
+      ['{"id":null}', undefined],
+      ['{"id":{"x":1}}', undefined],
+      ['{"method":"notifications/cancelled"}', undefined],
+      ['[{"id":3}]', undefined],
+    ];
+    for (const [text, id] of messages) {
+      const bytes = Buffer.from(text);
+      for (const step of [1, 2, 3, 7, bytes.length]) {
+        const scan = new TopLevelId();
+        for (let i = 0; i < bytes.length; i += step) scan.feed(bytes.subarray(i, i + step));
+        expect(scan.id(), `${text} in pieces of ${step}`).toBe(id);
+      }
+    }
   });
 });
 

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { readContained } from '../repo/contained.js';
 import { languageById } from '../lang/registry.js';
 import { loadLanguage } from '../lang/loader.js';
 import type { SecretsMode } from '../config/config.js';
@@ -26,13 +25,10 @@ export interface ProcessOptions {
   allowlist: AllowlistData;
 }
 
-/** sha256 of a file's bytes, as stored in `files.hash`; null if it cannot be read. */
-export function fileHash(root: string, rel: string): string | null {
-  try {
-    return createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex');
-  } catch {
-    return null;
-  }
+/** sha256 of a file's bytes, as stored in `files.hash`; null if it cannot be read (or not without leaving the repository). */
+export function fileHash(root: string, rel: string, maxBytes: number): string | null {
+  const read = readContained(root, rel, maxBytes);
+  return read.ok ? createHash('sha256').update(read.data).digest('hex') : null;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -48,13 +44,10 @@ export async function processFile(job: FileJob, opts: ProcessOptions, allow: All
   const skip = (reason: SkippedOutcome['reason'], detail: string, hash: string | null = null,
     size = job.size): SkippedOutcome => ({ status: 'skipped', path: job.path, language: job.language, size, hash, reason, detail });
 
-  let buf: Buffer;
-  try {
-    buf = fs.readFileSync(path.join(opts.root, job.path));
-  } catch (err) {
-    return skip('unreadable', errorMessage(err));
-  }
-  if (buf.length > opts.maxFileBytes) return skip('too_large', `${buf.length} bytes`, null, buf.length);
+  // The walk found a regular file inside the repository; it is read only if it still is one.
+  const read = readContained(opts.root, job.path, opts.maxFileBytes);
+  if (!read.ok) return read.reason === 'too_large' ? skip('too_large', read.detail) : skip('unreadable', `not read: ${read.detail}`);
+  const buf = read.data;
   const hash = createHash('sha256').update(buf).digest('hex');
   if (isBinary(buf)) return skip('binary', 'contains NUL bytes', hash, buf.length);
 

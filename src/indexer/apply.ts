@@ -247,7 +247,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     if (cls.kind === 'file') {
       // Unchanged content, indexed or skipped for its content (a secret, generated code): nothing to do.
       const known = old?.hash ?? skippedHash.get(p);
-      if (known && known === fileHash(root, p)) unchanged++;
+      if (known && known === fileHash(root, p, config.maxFileBytes)) unchanged++;
       else jobs.push({ path: p, language: cls.language, size: cls.size });
     } else {
       if (old) removals.push(p);

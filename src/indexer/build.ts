@@ -230,6 +230,9 @@ function previousMeta(root: string): Meta {
   }
 }
 
+/** Module manifests (go.mod, package.json, Cargo.toml) larger than this are not read. */
+const MAX_MANIFEST_BYTES = 4_000_000;
+
 /** Import resolvers read configuration files (go.mod, composer.json) through this, inside the root only. */
 export function repoView(root: string, files: Set<string>): RepoView {
   return {
@@ -238,9 +241,9 @@ export function repoView(root: string, files: Set<string>): RepoView {
     readText(rel: string) {
       const abs = path.resolve(root, rel);
       if (!abs.startsWith(root + path.sep) || abs.includes(`${path.sep}${CG_DIR}${path.sep}`)) return null;
-      // Through the redacting reader, which stats before it reads (resolvers probe many paths that do not
-      // exist): a token in a package.json or Cargo.toml never reaches the index.
-      return readScrubbed(root, rel);
+      // Through the redacting reader (a token in a package.json or Cargo.toml never reaches the index),
+      // which reads as any indexed file is read: a go.mod that is a link to a file outside is not the repository's.
+      return readScrubbed(root, path.relative(root, abs).split(path.sep).join('/'), MAX_MANIFEST_BYTES);
     },
   };
 }

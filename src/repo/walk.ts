@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IgnoreRules } from '../config/ignore.js';
 import { CG_DIR } from '../config/config.js';
+import { throughLink } from './contained.js';
 
 /** Why a path found on disk was not handed to the parser. */
 export type WalkSkipReason =
@@ -121,11 +122,16 @@ export function classifyPath(root: string, rel: string, opts: WalkOptions): Path
  */
 export function pathClassifier(root: string, opts: WalkOptions): (rel: string) => PathClass {
   const memo = new Map<string, IgnoreRules | null>();
+  const linked = new Map<string, boolean>();
   return (rel) => {
     const parts = rel.split('/');
-    if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..' || p === '')) return { kind: 'excluded' };
+    if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..' || p === '' || p === '.')) return { kind: 'excluded' };
     const rules = rulesInside(root, parts.slice(0, -1), opts, memo);
     if (!rules) return { kind: 'excluded' };
+    // A directory reached through a link is not entered by the walk: its files are not the repository's.
+    const dir = parts.slice(0, -1).join('/');
+    if (!linked.has(dir)) linked.set(dir, throughLink(root, dir));
+    if (linked.get(dir)) return { kind: 'excluded' };
     const language = opts.languageOf(parts[parts.length - 1]);
     let st: fs.Stats;
     try {

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
 import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
-import { excerptFromLines, fileLines, regionsOf, type RankSource, type Region } from './regions.js';
+import { regionsOf, type RankSource, type Region } from './regions.js';
+import { SourceReader } from './source.js';
 import { DEFAULT_LEXICAL, emptySignals, rankFiles, type RankedFile } from './rank.js';
 import type { TermStats } from './lexical.js';
 import { candidateFeatures, type Candidate } from './features.js';
@@ -158,7 +159,9 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
   regions = dedupe(regions).sort((a, b) => b.score - a.score);
-  const packed = await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions);
+  const sources = input.snippets ? new SourceReader(db, root) : null;
+  const packed = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions);
+  if (sources) warnings.push(...sources.notes);
   const more = await moreFiles(ranked, packed.files, budget - packed.tokens_used);
   return { ...base, status: 'ok', total_places: regions.length, ...packed, more_files: more.paths, tokens_used: packed.tokens_used + more.tokens };
 }
@@ -334,7 +337,7 @@ function dedupe(regions: Region[]): Region[] {
  * fit comes with its signature only, and packing stops at the first entry that does not fit even so.
  * `moreFiles`: files ranked below those the regions came from.
  */
-async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean):
+async function pack(sources: SourceReader | null, regions: Region[], budget: number, maxRegions: number, moreFiles: boolean):
   Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'>> {
   const count = await tokenCounter();
   const floor = await tokenFloor();
@@ -344,12 +347,6 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
   // A place left out for the budget means a larger budget would help, even when the place cap binds too.
   let skippedForBudget = false;
   let capped = false;
-  // Places of one file share its text; read it once per answer.
-  const texts = new Map<string, string[] | null>();
-  const linesOf = (p: string) => {
-    if (!texts.has(p)) texts.set(p, fileLines(root, p));
-    return texts.get(p)!;
-  };
   const fits = (entry: QueryEntry, room: number): number | null => {
     const json = JSON.stringify(entry);
     if (floor(json) > room) return null;
@@ -368,9 +365,7 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       skippedForBudget = true;
       break;
     }
-    const lines = snippets ? linesOf(r.path) : null;
-    // fileLines reads through the redacting reader: a credential added since the file was indexed is redacted too.
-    const excerpt = lines && excerptFromLines(lines, r);
+    const excerpt = sources?.excerpt(r) ?? null;
     const entry: QueryEntry = {
       symbol_id: r.symbol?.id ?? null, path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
       signature: r.symbol?.signature || null, excerpt, score: round(Math.min(1, r.score / top)), rationale: r.rationale,

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { readScrubbed } from '../secrets/read.js';
 import { symbolsWhere, type SymbolInfo } from '../store/queries.js';
 import { queryTerms, type RankedFile } from './rank.js';
 import { tokenize } from './tokenize.js';
@@ -94,17 +93,6 @@ export function fileSources(file: RankedFile): RankSource[] {
 
 function quoted(words: string[]): string {
   return `'${words.slice(0, 4).join(' ')}'`;
-}
-
-/** The region's source lines (capped), or null when the file cannot be read any more. */
-export function excerptOf(root: string, r: { path: string; startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string | null {
-  const lines = fileLines(root, r.path);
-  return lines && excerptFromLines(lines, r, maxLines);
-}
-
-/** A file's lines, secrets redacted, or null when it cannot be read (gone since it was indexed, unreadable). */
-export function fileLines(root: string, relPath: string): string[] | null {
-  return readScrubbed(root, relPath)?.split('\n') ?? null;
 }
 
 export function excerptFromLines(lines: string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {

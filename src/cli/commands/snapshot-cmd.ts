@@ -54,7 +54,7 @@ export function registerSnapshot(program: Command): void {
     });
   snap
     .command('verify')
-    .description('check a snapshot: archive, format version, every member\'s sha256, the database, and that it is of this repository')
+    .description('check a snapshot as restore would: the archive (bounded), every member\'s sha256, the database (cg\'s schema, paths, keys), and its rows against its commit in this repository')
     .argument('[id]', 'an ID in the snapshot folder or a FILE (default: the nearest snapshot of HEAD)')
     .option('--dir <dir>', DIR)
     .option('--repo <dir>', REPO)
@@ -123,7 +123,8 @@ function renderList(r: { dir: string; snapshots: (Listed & { behind: number | nu
 
 function renderVerify(r: { file: string; manifest: Manifest }): string {
   const m = r.manifest;
-  return `OK: ${r.file}\n  format v${m.formatVersion}, commit ${m.commit}, ${m.members.length} members, every sha256 matches, database intact, of this repository`;
+  return `OK: ${r.file}\n  format v${m.formatVersion}, commit ${m.commit}, ${m.members.length} members, every sha256 matches, `
+    + 'the database is of cg\'s schema and intact, and its rows match that commit in this repository';
 }
 
 function renderRestore(r: RestoreResult): string {

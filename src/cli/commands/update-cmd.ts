@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { findRoot, toRepoPath } from '../../repo/root.js';
+import { leadsOutside } from '../../repo/contained.js';
 import { recordSaves, startBackgroundApplier, updateIndex, type UpdateResult } from '../../indexer/update.js';
 import { ensureInitialized } from '../../indexer/init.js';
 import { CgError } from '../../errors.js';
@@ -70,6 +71,11 @@ export function registerNotify(program: Command): void {
       if (!raw.length && !process.stdin.isTTY) raw = fs.readFileSync(0, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
       if (!raw.length) throw usageError('No paths given', 'Pass the saved files: `cg notify src/app.py`, or one per line on stdin.');
       const paths = [...new Set(raw.map((p) => toRepoPath(root, p)))];
+      const linked = paths.find((p) => leadsOutside(root, p));
+      if (linked) {
+        throw usageError(`${linked} is reached through a symbolic link to a path outside the repository at ${root}, so nothing was recorded`,
+          'cg indexes only files inside the repository, reached without leaving it; a folder linked from elsewhere is not indexed.');
+      }
       if (!fs.existsSync(`${root}/.codegraph`)) {
         throw new CgError('index_missing', `No index for ${root} yet, so nothing was recorded`, 'Run `cg index` first.');
       }

@@ -5,7 +5,7 @@ import { CgError } from '../../errors.js';
 import { blastRadius, MAX_IMPACT_DEPTH, type Dependent } from '../../graph/blast.js';
 import { pickSymbol, referencesTo, type Reference } from '../../graph/refs.js';
 import { runQuery } from '../../retrieve/query.js';
-import { fileLines } from '../../retrieve/regions.js';
+import { SourceReader } from '../../retrieve/source.js';
 import { fileOverview } from '../../store/file-info.js';
 import { searchImports, searchSymbols, symbolById, type SymbolInfo } from '../../store/queries.js';
 import { indexStatus } from '../../store/status.js';
@@ -143,12 +143,11 @@ async function references(a: z.infer<typeof referencesSchema>, ctx: ToolContext)
   const { snap } = ctx;
   const t = target(snap, a);
   const refs = referencesTo(snap.db, t.id, a.kind === 'all' ? ['calls', 'imports', 'extends'] : [a.kind]);
-  const lines = new Map<string, string[] | null>();
+  const sources = new SourceReader(snap.db, snap.root);
   const contextOf = (r: Reference) => {
     if (r.line === null) return r.from.signature;
-    if (!lines.has(r.from.file)) lines.set(r.from.file, fileLines(snap.root, r.from.file));
-    // fileLines reads through the redacting reader: a credential on the line is shown redacted.
-    return lines.get(r.from.file)?.[r.line - 1]?.trim() ?? '';
+    // SourceReader reads through the redacting reader: a credential on the line is shown redacted.
+    return sources.lines(r.from.file)?.[r.line - 1]?.trim() ?? '';
   };
   const results = refs.map((r) => ({ file_path: r.from.file, line: r.line ?? r.from.startLine, kind: r.kind, context: contextOf(r),
     from: r.from.qualifiedName, confidence: r.confidence }));
