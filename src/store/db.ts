@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CG_DIR } from '../config/config.js';
-import { CgError, errorMessage } from '../errors.js';
+import { CgError, errorMessage, nativeModuleError } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import { SCHEMA_VERSION, createTables } from './schema.js';
 
 /**
@@ -60,7 +61,9 @@ function openReaderOrWriter(root: string, readonly: boolean): Database.Database 
     db = new Database(file, { readonly, fileMustExist: true });
     if (readonly) db.pragma('query_only = ON');
   } catch (err) {
-    throw new CgError('index_corrupt', `Cannot open the index at ${file}: ${errorMessage(err)}`, 'Run `cg index` to rebuild it.');
+    // Not the index's fault when SQLite itself cannot load: re-indexing would fail the same way.
+    throw nativeModuleError(err, PACKAGE_ROOT)
+      ?? new CgError('index_corrupt', `Cannot open the index at ${file}: ${errorMessage(err)}`, 'Run `cg index` to rebuild it.');
   }
   let version: number;
   try {
