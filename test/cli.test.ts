@@ -186,11 +186,11 @@ describe('without an index', () => {
     }
   });
 
-  it('cg init creates .codegraph with a config and a .gitignore, and is idempotent', () => {
+  it('cg init creates .codegraph with a .gitignore and no configuration, and is idempotent', () => {
     const dir = makeRepo({ 'a.py': 'x = 1\n' }, { git: true });
     const first = runCg(['init', '--json'], dir);
     expect(first.json.created).toBe(true);
-    expect(fs.existsSync(path.join(dir, '.codegraph', 'config.json'))).toBe(true);
+    expect(fs.readdirSync(path.join(dir, '.codegraph'))).toEqual(['.gitignore']);
     expect(fs.readFileSync(path.join(dir, '.codegraph', '.gitignore'), 'utf8')).toContain('*');
     expect(runCg(['init', '--json'], dir).json.created).toBe(false);
     expect(git(dir, 'status', '--porcelain')).toBe('?? a.py');
