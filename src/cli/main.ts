@@ -15,6 +15,7 @@ import { registerSnapshot } from './commands/snapshot-cmd.js';
 import { registerServe } from './commands/serve-cmd.js';
 import { registerImpact } from './commands/impact-cmd.js';
 import { registerMcpConfig } from './commands/mcp-config-cmd.js';
+import { registerConfig } from './commands/config-cmd.js';
 
 const program = new Command();
 program
@@ -42,8 +43,15 @@ registerSnapshot(program);
 registerImpact(program);
 registerServe(program);
 registerMcpConfig(program);
+registerConfig(program);
 
 program.addHelpText('after', `
+Every command takes --repo DIR (default: the repository containing the current directory) and --help.
+Examples:
+  $ cg index && cg query "where are expired tokens refused"
+  $ cg hooks install          # keep the index fresh after every commit, merge, checkout and rebase
+  $ cg status --files skipped # what was left out, and why
+
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
 5 embedding model not available (run \`cg model pull\`), 6 another cg process is writing the index,
 7 a snapshot was refused (damaged, unsafe, newer format or another repository's).`);

@@ -174,6 +174,8 @@ function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState
   }
   // Ignore rules decide which files are indexed at all: every file is checked against the new ones.
   for (const p of paths) if (RULE_FILES.test(p)) return rescan(`${p} changed`);
+  // A snapshot carries no excludes hash (it is this machine's): only a recorded one that differs counts.
+  if (meta.excludes_hash && meta.excludes_hash !== state.excludesHash) return rescan('core.excludesFile or .git/info/exclude changed');
   return { paths, rebuild: null, rescan: null };
 }
 

@@ -2,14 +2,16 @@ import type { Command } from 'commander';
 import { fileOverview, type FileOverview } from '../../store/file-info.js';
 import { emit } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
+import { examples, REPO_FLAG, REPO_HELP } from '../args.js';
 
 export function registerFile(program: Command): void {
   program
     .command('file')
     .description("a file's symbols (as a tree), imports (resolved to files or external modules) and exports")
     .argument('<path>', 'file path, relative to the current directory or to the repository root')
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {file, language, symbols, imports, exports, freshness}')
+    .addHelpText('after', examples(['cg file src/app.py', 'cg file app.py --repo ~/src/shop --json']))
     .action(async (p: string, opts: { repo?: string; json?: boolean }) => {
       const { root, db, freshness } = await openIndexRecovering(opts.repo);
       try {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { hooksStatus, installHooks, uninstallHooks, type HookStatus, type HooksLocation } from '../../repo/hooks.js';
-import { findRoot } from '../../repo/root.js';
 import { emit } from '../output.js';
+import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
 
 type Result = { location: HooksLocation; hooks: HookStatus[] };
 
@@ -13,10 +13,12 @@ export function registerHooks(program: Command): void {
     hooks
       .command(name)
       .description(description)
-      .argument('[path]', 'repository (default: the one containing the current directory)')
+      .argument('[path]', PATH_HELP)
+      .option(REPO_FLAG, REPO_HELP)
       .option('--json', 'print JSON: {location, hooks: [{hook, path, state, chained, shared}]}')
-      .action((dir: string | undefined, opts: { json?: boolean }) => {
-        emit(opts, run(findRoot(dir ?? process.cwd())), (r) => render(r, verb));
+      .addHelpText('after', examples([`cg hooks ${name}`, `cg hooks ${name} --repo ~/src/shop --json`]))
+      .action((dir: string | undefined, opts: RepoOptions & { json?: boolean }) => {
+        emit(opts, run(repoRoot(opts, dir)), (r) => render(r, verb));
       });
   };
   add('install', 'install the hooks (existing hooks and husky scripts are kept and chained)', installHooks, 'Installed');

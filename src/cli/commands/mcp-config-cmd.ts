@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
-import { findRoot } from '../../repo/root.js';
 import { CLIENTS, clientConfig, type Client } from '../../mcp/client-config.js';
 import { emit } from '../output.js';
-import { usageError } from '../args.js';
+import { examples, REPO_FLAG, REPO_HELP, repoRoot, usageError } from '../args.js';
 
 export function registerMcpConfig(program: Command): void {
   program
     .command('mcp-config')
     .description(`print the MCP configuration that runs \`cg serve\` for this repository: ${CLIENTS.join(', ')} (default claude)`)
     .argument('[client]', CLIENTS.join(' | '), 'claude')
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {client, file, json, command}')
+    .addHelpText('after', examples(['cg mcp-config', 'cg mcp-config vscode --json']))
     .action((client: string, opts: { repo?: string; json?: boolean }) => {
       if (!(CLIENTS as readonly string[]).includes(client)) {
         throw usageError(`Unknown MCP client "${client}"`, `Use one of: ${CLIENTS.join(', ')}.`);
       }
-      const cfg = clientConfig(client as Client, findRoot(opts.repo ?? process.cwd()));
+      const cfg = clientConfig(client as Client, repoRoot(opts));
       emit(opts, cfg, (c) => [
         ...(c.command ? ['# install with:', c.command, ''] : []),
         `# or put this in ${c.file}:`,
