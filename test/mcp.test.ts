@@ -203,7 +203,7 @@ describe('cg serve on the Python fixture', () => {
     expect(a.body.affectedFiles.map((f: any) => f.file).sort()).toEqual(['shop/service.py', 'tests/test_service.py']);
     expect(a.body.tests.length).toBe(3);
     expect(a.body.risk.level).toMatch(/low|medium|high/);
-    expect(a.body.risk.reasons.join(' ')).toContain('3 test(s) reach it');
+    expect(a.body.risk.reasons.join(' ')).toContain('3 tests reach it');
     const mermaid = await call(s, 'get_blast_radius', { symbols: ['Base.save'], format: 'mermaid' });
     expect(mermaid.text.startsWith('flowchart RL')).toBe(true);
     expect(mermaid.text).toContain('-- calls -->');

@@ -81,3 +81,15 @@ describe('build output', () => {
     expect(indexedFiles(dir)).toEqual(['app.py', 'notes/scratch.py']);
   });
 });
+
+describe('cg status --files', () => {
+  it('lists the files parsed with syntax errors, and refuses an unknown list', () => {
+    const dir = makeRepo({ 'ok.py': 'def fine():\n    return 1\n', 'broken.py': 'def broken(:\n    return 1\n' });
+    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    const res = runCg(['status', '--files', 'partial', '--json'], dir);
+    expect(res.json.files).toEqual([{ path: 'broken.py', isDir: false, reason: 'partial', detail: expect.stringMatching(/^1 syntax error region$/) }]);
+    const bad = runCg(['status', '--files', 'everything'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Use one of: partial, skipped.');
+  });
+});

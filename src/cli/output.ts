@@ -30,9 +30,7 @@ export function reportError(err: unknown, json: boolean): number {
   return e.exitCode;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
+export { plural } from '../words.js';
 
 export function formatCounts(counts: Record<string, number>): string {
   return Object.entries(counts)

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { plural } from '../words.js';
 import { CgError, errorMessage } from '../errors.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { readLog, type LogProblem, type LogRead } from '../changes/log.js';
@@ -160,7 +161,7 @@ function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState
   const paths = new Set<string>();
   for (const e of log.entries) for (const p of e.record.paths ?? []) paths.add(p);
   const rescan = (why: string): Plan => ({ paths: null, rebuild: null, rescan: why });
-  if (log.problems.length) return rescan(`${log.problems.length} unreadable change-log record(s)`);
+  if (log.problems.length) return rescan(`${plural(log.problems.length, 'unreadable change-log record')}`);
   if (state.head.kind !== 'commit' || meta.head_state !== 'commit' || state.dirty === null) {
     return rescan('no git commit to compare with');
   }

@@ -36,7 +36,8 @@ const WAIT_POLL_MS = 100;
  * update never waits: the running applier re-reads the log before it exits.
  */
 export async function updateIndex(root: string,
-  opts: { background?: boolean; waitMs?: number; onProgress?: (p: BuildProgress) => void; extraction?: ExtractionPool } = {}):
+  opts: { background?: boolean; waitMs?: number; onWait?: (why: string) => void; onProgress?: (p: BuildProgress) => void;
+    extraction?: ExtractionPool } = {}):
   Promise<UpdateResult> {
   const result: UpdateResult = { rounds: [], busy: false, waitedMs: 0 };
   const waitUntil = performance.now() + (opts.background ? 0 : opts.waitMs ?? 0);
@@ -51,6 +52,7 @@ export async function updateIndex(root: string,
         return result;
       }
       if (performance.now() >= waitUntil) throw err;
+      if (result.waitedMs === 0) opts.onWait?.(err.message);
       const t0 = performance.now();
       await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
       result.waitedMs += Math.round(performance.now() - t0);
@@ -119,13 +121,14 @@ export interface IndexResult extends Omit<BuildSummary, 'phasesMs' | 'vectors'> 
  * `cg index`: a full build when asked (`--full`) or when there is no usable index; otherwise the
  * incremental update, reported with the same totals a full build reports.
  */
-export async function indexRepository(root: string, opts: { full?: boolean; waitMs?: number; onProgress?: (p: BuildProgress) => void } = {}):
+export async function indexRepository(root: string,
+  opts: { full?: boolean; waitMs?: number; onWait?: (why: string) => void; onProgress?: (p: BuildProgress) => void } = {}):
   Promise<IndexResult> {
   if (opts.full || !usableIndex(root)) {
     return { ...(await buildIndex(root, opts.onProgress)), mode: 'full', reason: opts.full ? null : 'there was no usable index' };
   }
   const started = performance.now();
-  const res = await updateIndex(root, { waitMs: opts.waitMs, onProgress: opts.onProgress });
+  const res = await updateIndex(root, { waitMs: opts.waitMs, onWait: opts.onWait, onProgress: opts.onProgress });
   const rounds = res.rounds;
   const rebuilt = rounds.find((r) => r.mode === 'rebuild');
   const changed = rounds.filter((r) => r.mode === 'incremental');

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_REGIONS, truncationNote, type QueryResponse } from '../retrieve/query.js';
+import { plural } from '../words.js';
 import { MAX_FILES, type ContextBundle } from '../retrieve/context.js';
 
 /** Markdown renderings of answers, for agents that read prose better than JSON. */
@@ -11,7 +12,7 @@ export function renderQuery(r: QueryResponse): string {
     if (e.excerpt) out.push('```', e.excerpt, '```');
     else if (e.signature) out.push(`\`${e.signature}\``);
   }
-  out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, 'token_budget', DEFAULT_MAX_REGIONS)})` : ''}`);
+  out.push(`${plural(r.files.length, 'place')}, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, 'token_budget', DEFAULT_MAX_REGIONS)})` : ''}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }

@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { plural } from '../words.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -95,7 +96,7 @@ function isStale(f: Freshness): boolean {
 function staleReason(f: Freshness): string {
   const parts: string[] = [];
   if (f.behindHead) parts.push(`indexed ${f.indexedCommit?.slice(0, 10) ?? 'no commit'}, HEAD is ${f.headCommit?.slice(0, 10) ?? 'unknown'}`);
-  if (f.pendingChanges) parts.push(`${f.pendingChanges} change-log record(s) not applied`);
+  if (f.pendingChanges) parts.push(`${plural(f.pendingChanges, 'change-log record')} not applied`);
   return parts.join('; ');
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { fileOverview, type FileOverview } from '../../store/file-info.js';
-import { emit } from '../output.js';
+import { emit, plural } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
 import { examples, REPO_FLAG, REPO_HELP } from '../args.js';
 
@@ -23,7 +23,7 @@ export function registerFile(program: Command): void {
 }
 
 function render(f: FileOverview): string {
-  const out = [`${f.file}  ${f.language}, ${f.loc} lines${f.partial ? `, PARTIAL: ${f.errorCount} syntax error region(s)` : ''}${f.isTest ? ', test file' : ''}`];
+  const out = [`${f.file}  ${f.language}, ${f.loc} lines${f.partial ? `, PARTIAL: ${plural(f.errorCount, 'syntax error region')}` : ''}${f.isTest ? ', test file' : ''}`];
   out.push(`Imports (${f.imports.length}):`);
   for (const i of f.imports) {
     const names = i.names.length ? ` {${i.names.map((n) => (n.alias ? `${n.name} as ${n.alias}` : n.name)).join(', ')}}` : '';

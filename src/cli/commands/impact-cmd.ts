@@ -6,7 +6,7 @@ import type { ChangeInput } from '../../graph/targets.js';
 import { resolveInRepo, toRepoPath } from '../../repo/root.js';
 import { renderBlastMermaid, renderStructureMermaid } from '../../graph/mermaid.js';
 import { CgError, errorMessage } from '../../errors.js';
-import { emit } from '../output.js';
+import { emit, plural } from '../output.js';
 import { freshnessLine, openIndex } from '../repo.js';
 import { examples, parseIntInRange, REPO_FLAG, REPO_HELP } from '../args.js';
 
@@ -100,7 +100,7 @@ export function registerImpact(program: Command): void {
 function renderTests(r: TestsForResult): string {
   const out = [`Changed: ${r.changed.map((c) => `${c.symbol} (${c.file})`).join(', ') || 'nothing matched'}`];
   for (const u of r.unmatched) out.push(`  not matched: ${u.input}: ${u.reason}`);
-  for (const f of r.testFiles) out.push(`${f.file}  ${f.tests} test(s), confidence ${f.confidence.toFixed(2)}`);
+  for (const f of r.testFiles) out.push(`${f.file}  ${plural(f.tests, 'test')}, confidence ${f.confidence.toFixed(2)}`);
   for (const t of r.tests) out.push(`  ${t.symbol}:${t.startLine}  ${t.path.map((p) => p.symbol).join(' -> ')}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');

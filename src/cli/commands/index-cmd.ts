@@ -5,7 +5,7 @@ import { emit, formatCounts, formatDuration, plural } from '../output.js';
 import { progressReporter } from '../progress.js';
 import { freshnessLine, openIndex } from '../repo.js';
 import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
-import { DEFAULT_WAIT_SECONDS } from './update-cmd.js';
+import { DEFAULT_WAIT_SECONDS, waitNotice } from './update-cmd.js';
 import { CONFIG_FILE } from '../../config/config.js';
 
 export function registerInit(program: Command): void {
@@ -38,7 +38,8 @@ export function registerIndex(program: Command): void {
       const progress = progressReporter(!opts.json && !opts.quiet);
       let summary: IndexResult;
       try {
-        summary = await indexRepository(root, { full: opts.full, waitMs: DEFAULT_WAIT_SECONDS * 1000, onProgress: (p) => progress.update(p) });
+        summary = await indexRepository(root, { full: opts.full, waitMs: DEFAULT_WAIT_SECONDS * 1000,
+          onWait: opts.quiet ? undefined : waitNotice(DEFAULT_WAIT_SECONDS * 1000), onProgress: (p) => progress.update(p) });
       } finally {
         progress.done();
       }

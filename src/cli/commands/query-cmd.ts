@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { RANKING_PRESETS, type RankingPreset } from '../../config/config.js';
 import { CgError } from '../../errors.js';
 import { runQuery, DEFAULT_BUDGET, DEFAULT_MAX_REGIONS, truncationNote, type QueryResponse } from '../../retrieve/query.js';
-import { emit } from '../output.js';
+import { emit, plural } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
 import { examples, parseIntInRange, REPO_FLAG, REPO_HELP } from '../args.js';
 import { toRepoPath } from '../../repo/root.js';
@@ -78,8 +78,8 @@ function render(r: QueryResponse): string {
     if (e.excerpt) out.push(e.excerpt.split('\n').map((l) => `    | ${l}`).join('\n'));
     else if (e.signature) out.push(`    ${e.signature}`);
   }
-  out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, '--budget', DEFAULT_MAX_REGIONS)})` : ''}; `
-    + `${r.total_candidates} candidate files of ${r.total_symbols} symbols`);
+  out.push(`${plural(r.files.length, 'place')}, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, '--budget', DEFAULT_MAX_REGIONS)})` : ''}; `
+    + `${plural(r.total_candidates, 'candidate file')} of ${plural(r.total_symbols, 'symbol')}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   for (const s of r.stale_references) out.push(`stale reference in the signal: ${s.path}${s.line ? `:${s.line}` : ''} is not in the repository`);
   return out.join('\n');

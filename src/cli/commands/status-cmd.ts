@@ -48,7 +48,7 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
   for (const n of s.config.notes) out.push(`  note: ${n}`);
   out.push(`Index: generation ${f.generation}, updated ${f.indexedAt} (${formatAge(f.ageSeconds)}); build ${s.buildId}, schema v${s.schemaVersion}, ${(s.dbBytes / 1e6).toFixed(1)} MB`);
   out.push(`Commit: ${f.indexedCommit ?? '(none: not a git repository or no commits)'}${f.behindHead && f.headCommit ? `; HEAD has moved to ${f.headCommit.slice(0, 10)}, run \`cg update\`` : ''}`);
-  out.push(`Pending changes: ${f.pendingChanges ? `${f.pendingChanges} change-log record(s) not yet applied (\`cg update\` applies them)` : 'none'}`);
+  out.push(`Pending changes: ${f.pendingChanges ? `${plural(f.pendingChanges, 'change-log record')} not yet applied (\`cg update\` applies them)` : 'none'}`);
   out.push(`Files: ${s.files.indexed.toLocaleString('en-US')} indexed, ${s.files.partial} with syntax errors (partial${s.files.partial ? ': `cg status --files partial`' : ''})${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
   for (const [lang, v] of Object.entries(s.files.byLanguage)) {
     out.push(`  ${lang.padEnd(11)} ${String(v.files).padStart(6)} files ${String(v.loc).padStart(9)} lines ${String(v.symbols).padStart(8)} symbols${v.partial ? `  (${v.partial} partial)` : ''}`);

@@ -38,7 +38,7 @@ export function registerUpdate(program: Command): void {
       const progress = progressReporter(!opts.json && !opts.quiet);
       let res: UpdateResult;
       try {
-        res = await updateIndex(root, { waitMs, onProgress: (p) => progress.update(p) });
+        res = await updateIndex(root, { waitMs, onWait: opts.quiet ? undefined : waitNotice(waitMs), onProgress: (p) => progress.update(p) });
       } finally {
         progress.done();
       }
@@ -46,6 +46,11 @@ export function registerUpdate(program: Command): void {
       db.close();
       emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
     });
+}
+
+/** One line on stderr when an update starts waiting for another process's apply (stdout stays the answer). */
+export function waitNotice(waitMs: number): (why: string) => void {
+  return (why) => process.stderr.write(`cg: ${why}; waiting for it to finish (up to ${Math.round(waitMs / 1000)} s, --wait changes that)\n`);
 }
 
 function render(r: UpdateResult): string {

@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/config.js';
 import { walkOptions } from '../../indexer/build.js';
 import { isExcludedDir } from '../../repo/walk.js';
 import { BuildOutputRule } from '../../repo/vendored.js';
+import { plural } from '../output.js';
 import { recordSaves, updateIndex } from '../../indexer/update.js';
 import { ensureInitialized } from '../../indexer/init.js';
 import { examples, parseIntInRange, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
@@ -35,7 +36,7 @@ export function registerWatch(program: Command): void {
           const res = await updateIndex(root);
           const s = res.rounds.at(-1);
           if (s && s.mode !== 'none') {
-            process.stderr.write(`cg watch: ${paths.length} path(s) changed; generation ${s.generation} (${s.durationMs} ms)\n`);
+            process.stderr.write(`cg watch: ${plural(paths.length, 'path')} changed; generation ${s.generation} (${s.durationMs} ms)\n`);
           }
         }).catch((err) => {
           process.stderr.write(`cg watch: ${(err as Error).message}\n`);
