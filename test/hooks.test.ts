@@ -1,10 +1,30 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, runCg, ROOT, tempDir } from './helpers.js';
+import { CG, git, makeRepo, runCg, ROOT, tempDir } from './helpers.js';
 
-// cg hooks install|uninstall|status on real repositories with git running the hooks.
+// cg hooks install|uninstall|status on real repositories with git running the hooks, for each way a
+// repository runs hooks: plain .git/hooks, husky (default and custom folder), lefthook, a tracked
+// core.hooksPath. For each: cg's hook fires; a teammate's fresh clone without cg commits as before;
+// after the manager's own reinstall cg's hook still fires, or status says it is gone and how to restore it.
+
+/** A PATH with `cg`, `cg-hook` and lefthook (as a global or project install gives them), and one without cg. */
+const BIN = (() => {
+  const dir = tempDir('cg-bin-');
+  fs.symlinkSync(CG, path.join(dir, 'cg'));
+  fs.symlinkSync(path.join(ROOT, 'hooks', 'cg-hook.sh'), path.join(dir, 'cg-hook'));
+  return dir;
+})();
+const TOOLS = (() => {
+  const dir = tempDir('cg-tools-');
+  fs.symlinkSync(path.join(ROOT, 'node_modules', '.bin', 'lefthook'), path.join(dir, 'lefthook'));
+  return dir;
+})();
+const SYSTEM_PATH = [path.dirname(process.execPath), '/usr/bin', '/bin'].join(':');
+const WITH_CG = { ...process.env, PATH: `${BIN}:${TOOLS}:${SYSTEM_PATH}`, HUSKY: '' };
+const WITHOUT_CG = { ...process.env, PATH: `${TOOLS}:${SYSTEM_PATH}`, HUSKY: '' };
 
 
 /** Every file under a directory with its bytes and mode, to prove uninstall restores exactly. */
@@ -28,7 +48,7 @@ function records(dir: string): string[] {
 function indexedRepo(files: Record<string, string> = { 'app.py': 'def main():\n    return 1\n' }): string {
   const dir = makeRepo(files, { commit: true });
   expect(runCg(['index', '-q'], dir).code).toBe(0);
-  fs.writeFileSync(path.join(dir, '.codegraph', 'config.json'), JSON.stringify({ hooks: { autoApply: false } }));
+  fs.writeFileSync(path.join(dir, 'cg.config.json'), JSON.stringify({ hooks: { autoApply: false } }));
   return dir;
 }
 
@@ -81,34 +101,6 @@ describe('cg hooks', () => {
     expect(snapshot(path.join(dir, '.git', 'hooks'))).toEqual(before);
   });
 
-  it('follows core.hooksPath', () => {
-    const dir = indexedRepo();
-    git(dir, 'config', 'core.hooksPath', '.githooks');
-    const res = runCg(['hooks', 'install', '--json'], dir);
-    expect(res.json.location.dir).toBe(path.join(dir, '.githooks'));
-    commitAll(dir);
-    expect(records(dir)).toHaveLength(1);
-    runCg(['hooks', 'uninstall'], dir);
-    expect(fs.readdirSync(path.join(dir, '.githooks'))).toEqual([]);
-  });
-
-  it('works with husky: appends a block to .husky scripts, which husky runs, and removes exactly that block', () => {
-    const dir = indexedRepo();
-    const env = { ...process.env, HUSKY: '' };
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'husky', 'bin.js')], { cwd: dir, env, stdio: 'ignore' });
-    expect(git(dir, 'config', 'core.hooksPath')).toBe('.husky/_');
-    const userScript = 'echo "user post-commit ran" > husky-ran.txt'; // no trailing newline, as people write them
-    fs.writeFileSync(path.join(dir, '.husky', 'post-commit'), userScript);
-    const before = snapshot(path.join(dir, '.husky'));
-    const res = runCg(['hooks', 'install', '--json'], dir);
-    expect(res.json.location).toEqual({ dir: path.join(dir, '.husky'), husky: true });
-    commitAll(dir, 'with husky', env);
-    expect(fs.existsSync(path.join(dir, 'husky-ran.txt'))).toBe(true);
-    expect(records(dir)).toHaveLength(1);
-    runCg(['hooks', 'uninstall'], dir);
-    expect(snapshot(path.join(dir, '.husky'))).toEqual(before);
-  });
-
   it('in a repository without an index, the hooks record nothing and print one hint', () => {
     const dir = indexedRepo();
     runCg(['hooks', 'install'], dir);
@@ -128,5 +120,155 @@ describe('cg hooks', () => {
     fs.symlinkSync(process.execPath, path.join(bin, 'node'));
     const noGit = runCg(['hooks', 'status', '--json'], plain, { env: { PATH: bin } });
     expect(noGit.json.error.message).toContain('git is not installed');
+  });
+});
+
+/** A commit as a person makes it, with the hooks git runs; returns git's exit status and stderr. */
+function commit(dir: string, env: NodeJS.ProcessEnv, message = 'change'): { code: number | null; stderr: string } {
+  const ident = ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid'];
+  execFileSync('git', [...ident, 'add', '-A'], { cwd: dir, env, stdio: 'ignore' });
+  const res = spawnSync('git', [...ident, 'commit', '-q', '--allow-empty', '-m', message], { cwd: dir, encoding: 'utf8', env });
+  return { code: res.status, stderr: String(res.stderr) };
+}
+
+/** A teammate without cg: a fresh clone, the team's hook setup run as `npm install` would, one commit. */
+function teammateCommits(origin: string, setup: (clone: string) => void): { clone: string; code: number | null; stderr: string } {
+  const clone = path.join(tempDir('cg-clone-'), 'repo');
+  execFileSync('git', ['clone', '-q', origin, clone], { env: WITHOUT_CG, stdio: 'ignore' });
+  setup(clone);
+  fs.writeFileSync(path.join(clone, 'teammate.py'), 'def teammate():\n    return 1\n');
+  return { clone, ...commit(clone, WITHOUT_CG, 'teammate') };
+}
+
+/** Every file the team shares (tracked after a `git add -A`), as text: none may name this machine. */
+function sharedText(dir: string): string {
+  execFileSync('git', ['add', '-A'], { cwd: dir, stdio: 'ignore' });
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: dir, encoding: 'utf8' }).split('\0').filter(Boolean);
+  return files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+}
+
+function expectNoMachinePath(text: string): void {
+  for (const p of [ROOT, process.execPath, BIN, os.tmpdir(), os.homedir()]) expect(text).not.toContain(p);
+}
+
+function cg(args: string[], dir: string) {
+  return runCg(args, dir, { env: WITH_CG });
+}
+
+function husky(dir: string, env: NodeJS.ProcessEnv, folder?: string): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'husky', 'bin.js'), ...(folder ? [folder] : [])], { cwd: dir, env, stdio: 'ignore' });
+}
+
+function state(dir: string, hook = 'post-commit'): { state: string; hint?: string } {
+  return cg(['hooks', 'status', '--json'], dir).json.hooks.find((h: { hook: string }) => h.hook === hook);
+}
+
+describe('cg hooks, per hook manager', () => {
+  for (const folder of [undefined, '.config/husky']) {
+    it(`husky (${folder ?? 'default folder'}): portable lines in its script survive husky's reinstall; a teammate without cg commits`, () => {
+      const dir = indexedRepo();
+      husky(dir, WITH_CG, folder);
+      const scripts = path.join(dir, folder ?? '.husky');
+      fs.writeFileSync(path.join(scripts, 'post-commit'), 'echo "team post-commit ran" > husky-ran.txt'); // no newline, as people write them
+      commit(dir, WITH_CG, 'the team\'s husky setup');
+      const before = snapshot(scripts);
+      const res = cg(['hooks', 'install', '--json'], dir);
+      expect(res.json.location).toEqual({ dir: scripts, manager: 'husky', portable: true });
+      expectNoMachinePath(sharedText(dir));
+
+      expect(commit(dir, WITH_CG).code).toBe(0);
+      expect(fs.existsSync(path.join(dir, 'husky-ran.txt'))).toBe(true);
+      expect(records(dir)).toHaveLength(1);
+      husky(dir, WITH_CG, folder); // `npm install` runs husky again: it regenerates only <folder>/_
+      expect(commit(dir, WITH_CG).code).toBe(0);
+      expect(records(dir)).toHaveLength(2);
+      expect(state(dir).state).toBe('installed');
+
+      const mate = teammateCommits(dir, (clone) => husky(clone, WITHOUT_CG, folder));
+      expect(mate.code, mate.stderr).toBe(0);
+      expect(mate.stderr).toBe('');
+      expect(fs.existsSync(path.join(mate.clone, 'husky-ran.txt'))).toBe(true);
+
+      // A checkout of the script as it was before cg: status names the file and the way back.
+      execFileSync('git', ['checkout', 'HEAD~2', '--', path.relative(dir, path.join(scripts, 'post-commit'))], { cwd: dir });
+      expect(state(dir)).toMatchObject({ state: 'removed', hint: expect.stringContaining('`cg hooks install` puts it back; commit the file') });
+      cg(['hooks', 'install'], dir);
+      cg(['hooks', 'uninstall'], dir);
+      expect(snapshot(scripts)).toEqual(before);
+    });
+  }
+
+  it('lefthook: a cg command in lefthook-local.yml, kept by lefthook install; a teammate without cg commits', () => {
+    const dir = indexedRepo();
+    fs.writeFileSync(path.join(dir, 'lefthook.yml'), 'pre-commit:\n  commands:\n    team:\n      run: echo team pre-commit\n');
+    execFileSync('lefthook', ['install'], { cwd: dir, env: WITH_CG, stdio: 'ignore' });
+    commit(dir, WITH_CG, 'the team\'s lefthook setup');
+    const res = cg(['hooks', 'install', '--json'], dir);
+    expect(res.json.location).toEqual({ dir, manager: 'lefthook', portable: true });
+    expect(res.json.hooks.map((h: { state: string }) => h.state)).toEqual(['installed', 'installed', 'installed', 'installed']);
+    const local = fs.readFileSync(path.join(dir, 'lefthook-local.yml'), 'utf8');
+    expect(local).toContain('cg-hook post-commit {0}');
+    expectNoMachinePath(sharedText(dir)); // even if the team commits lefthook-local.yml, as this one does
+
+    expect(commit(dir, WITH_CG).code).toBe(0);
+    execFileSync('git', ['checkout', '-q', '-b', 'topic'], { cwd: dir, env: WITH_CG, stdio: 'ignore' });
+    const events = () => records(dir).map((l) => JSON.parse(l.split(' ').slice(3).join(' ')));
+    expect(events().map((e) => e.event)).toEqual(['post-commit', 'post-checkout']);
+    expect(events()[1].flag).toBe('1'); // git's arguments reach cg through lefthook's {0}
+    execFileSync('lefthook', ['install'], { cwd: dir, env: WITH_CG, stdio: 'ignore' }); // the reinstall
+    expect(commit(dir, WITH_CG).code).toBe(0);
+    expect(events()).toHaveLength(3);
+
+    const mate = teammateCommits(dir, (clone) => execFileSync('lefthook', ['install'], { cwd: clone, env: WITHOUT_CG, stdio: 'ignore' }));
+    expect(mate.code, mate.stderr).toBe(0);
+    expect(mate.stderr).not.toMatch(/not found|error/i);
+
+    // Someone rewrites the local configuration: status says cg's entry is gone.
+    fs.writeFileSync(path.join(dir, 'lefthook-local.yml'), 'pre-commit:\n  skip: true\n');
+    expect(state(dir)).toMatchObject({ state: 'removed' });
+    cg(['hooks', 'install'], dir);
+    cg(['hooks', 'uninstall'], dir);
+    expect(fs.readFileSync(path.join(dir, 'lefthook-local.yml'), 'utf8')).toBe('pre-commit:\n  skip: true\n');
+  });
+
+  it('plain .git/hooks, later taken over by lefthook: status says cg\'s hooks are gone and where they go now', () => {
+    const dir = indexedRepo();
+    expect(cg(['hooks', 'install', '--json'], dir).json.location).toMatchObject({ manager: 'git', portable: false });
+    const mate = teammateCommits(dir, () => undefined);
+    expect(mate.code, mate.stderr).toBe(0);
+    fs.writeFileSync(path.join(dir, 'lefthook.yml'), 'post-commit:\n  commands:\n    team:\n      run: "true"\n');
+    execFileSync('lefthook', ['install'], { cwd: dir, env: WITH_CG, stdio: 'ignore' });
+    expect(fs.readFileSync(path.join(dir, '.git', 'hooks', 'post-commit'), 'utf8')).not.toContain('cg-hook');
+    expect(state(dir)).toMatchObject({ state: 'removed', hint: expect.stringContaining('lefthook runs this repository\'s hooks now') });
+    cg(['hooks', 'install'], dir);
+    expect(state(dir).state).toBe('installed');
+    expect(commit(dir, WITH_CG).code).toBe(0);
+    expect(records(dir)).toHaveLength(1);
+  });
+
+  it('a tracked core.hooksPath folder: portable lines run before the team\'s hook; a teammate without cg commits', () => {
+    const dir = indexedRepo();
+    fs.mkdirSync(path.join(dir, '.githooks'));
+    fs.writeFileSync(path.join(dir, '.githooks', 'post-commit'), '#!/bin/sh\necho team > team-ran.txt\n', { mode: 0o755 });
+    git(dir, 'config', 'core.hooksPath', '.githooks');
+    commit(dir, WITH_CG, 'the team\'s hooks');
+    const res = cg(['hooks', 'install', '--json'], dir);
+    expect(res.json.location).toEqual({ dir: path.join(dir, '.githooks'), manager: 'hooks-path', portable: true });
+    expect(fs.existsSync(path.join(dir, '.githooks', 'post-commit.cg-orig'))).toBe(false); // tracked files are never renamed
+    expectNoMachinePath(sharedText(dir));
+    expect(commit(dir, WITH_CG).code).toBe(0);
+    expect(records(dir)).toHaveLength(1);
+    expect(fs.existsSync(path.join(dir, 'team-ran.txt'))).toBe(true);
+
+    const mate = teammateCommits(dir, (clone) => git(clone, 'config', 'core.hooksPath', '.githooks'));
+    expect(mate.code, mate.stderr).toBe(0);
+    expect(fs.existsSync(path.join(mate.clone, 'team-ran.txt'))).toBe(true);
+
+    git(dir, 'checkout', 'HEAD~1', '--', '.githooks');
+    expect(state(dir)).toMatchObject({ state: 'removed', hint: expect.stringContaining('no longer has cg\'s lines') });
+    cg(['hooks', 'install'], dir);
+    cg(['hooks', 'uninstall'], dir);
+    expect(fs.readdirSync(path.join(dir, '.githooks')).sort()).toEqual(['post-commit']);
+    expect(fs.readFileSync(path.join(dir, '.githooks', 'post-commit'), 'utf8')).toBe('#!/bin/sh\necho team > team-ran.txt\n');
   });
 });
