@@ -376,7 +376,8 @@ describe('cg serve process life', () => {
   it('exits on SIGTERM even while its stdin stays open, and on end of input', async () => {
     const root = indexedRepo('python');
     for (const how of ['signal', 'eof'] as const) {
-      const child = spawn(process.execPath, [CG, 'serve', root], { stdio: ['pipe', 'pipe', 'pipe'] });
+      // --repo, as `cg mcp-config --absolute` writes it, goes through the same fast start as a PATH.
+      const child = spawn(process.execPath, [CG, 'serve', '--repo', root], { stdio: ['pipe', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d) => (err += String(d)));
       await waitFor(() => err.includes('cg serve: serving'), 60_000);
@@ -463,15 +464,19 @@ describe('tests_for and get_blast_radius on TypeScript and Go (hand-checked)', (
 });
 
 describe('cg mcp-config', () => {
-  it('prints a configuration that runs cg serve for the repository, per client', () => {
+  it('prints a configuration that runs cg serve for the repository, per client, with no machine path unless asked', () => {
     const root = makeRepo({ 'a.py': 'x = 1\n' }, { git: true });
     const claude = runCg(['mcp-config', '--json'], root).json;
-    expect(claude.json.mcpServers.cg).toEqual({ command: process.execPath, args: [CG, 'serve', fs.realpathSync(root)] });
-    expect(claude.command).toContain('claude mcp add --scope project cg -- ');
+    expect(claude.json.mcpServers.cg).toEqual({ command: 'cg', args: ['serve'] });
+    expect(claude.command).toBe('claude mcp add --scope project cg -- cg serve');
     const cursor = runCg(['mcp-config', 'cursor', '--json'], root).json;
-    expect(cursor.json.mcpServers.cg.args.slice(1)).toEqual(['serve', fs.realpathSync(root)]);
+    expect(cursor.json.mcpServers.cg).toEqual({ command: 'cg', args: ['serve', '--repo', '${workspaceFolder}'] });
     const vscode = runCg(['mcp-config', 'vscode', '--json'], root).json;
-    expect(vscode.json.servers.cg.type).toBe('stdio');
+    expect(vscode.json.servers.cg).toEqual({ type: 'stdio', command: 'cg', args: ['serve', '--repo', '${workspaceFolder}'] });
+    for (const c of [claude, cursor, vscode]) expect(JSON.stringify(c)).not.toContain(fs.realpathSync(root));
+    const mine = runCg(['mcp-config', 'cursor', '--absolute', '--json'], root).json;
+    expect(mine.json.mcpServers.cg).toEqual({ command: process.execPath, args: [CG, 'serve', '--repo', fs.realpathSync(root)] });
+    expect(mine.file).toContain('~/.cursor/mcp.json');
     const bad = runCg(['mcp-config', 'emacs'], root);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Use one of: claude, cursor, vscode');

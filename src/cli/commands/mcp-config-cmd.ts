@@ -9,13 +9,14 @@ export function registerMcpConfig(program: Command): void {
     .description(`print the MCP configuration that runs \`cg serve\` for this repository: ${CLIENTS.join(', ')} (default claude)`)
     .argument('[client]', CLIENTS.join(' | '), 'claude')
     .option(REPO_FLAG, REPO_HELP)
+    .option('--absolute', 'name this Node and this cg by path (for a user-scoped configuration on this machine; never commit it)')
     .option('--json', 'print JSON: {client, file, json, command}')
-    .addHelpText('after', examples(['cg mcp-config', 'cg mcp-config vscode --json']))
-    .action((client: string, opts: { repo?: string; json?: boolean }) => {
+    .addHelpText('after', examples(['cg mcp-config', 'cg mcp-config vscode --json', 'cg mcp-config cursor --absolute   # a checkout that is not on PATH']))
+    .action((client: string, opts: { repo?: string; absolute?: boolean; json?: boolean }) => {
       if (!(CLIENTS as readonly string[]).includes(client)) {
         throw usageError(`Unknown MCP client "${client}"`, `Use one of: ${CLIENTS.join(', ')}.`);
       }
-      const cfg = clientConfig(client as Client, repoRoot(opts));
+      const cfg = clientConfig(client as Client, repoRoot(opts), { absolute: opts.absolute });
       emit(opts, cfg, (c) => [
         ...(c.command ? ['# install with:', c.command, ''] : []),
         `# or put this in ${c.file}:`,
