@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, loadConfig, readConfig } from '../src/config/config.js';
 import { migrateLegacyConfig } from '../src/config/migrate.js';
 import { CgError } from '../src/errors.js';
+import { buildIndex } from '../src/indexer/build.js';
+import { updateIndex } from '../src/indexer/update.js';
+import { createSnapshot } from '../src/snapshot/create.js';
 import { git, makeRepo, runCg } from './helpers.js';
 
 // The shared configuration: cg.config.json at the repository root (JSON with comments), checked by a
@@ -80,5 +83,28 @@ describe('cg.config.json', () => {
     expect(fs.existsSync(path.join(root, 'cg.config.json'))).toBe(false);
     expect(fs.readdirSync(path.join(root, '.codegraph'))).not.toContain('config.json');
     expect(git(root, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe('snapshots.dir', () => {
+  it('defaults to .codegraph/snapshots; a configured folder gets a .gitignore only when cg creates it', async () => {
+    const root = makeRepo({ 'a.py': 'def f():\n    return 1\n', 'artifacts/README.md': 'The team keeps release notes here.\n' }, { commit: true });
+    await buildIndex(root);
+    const first = await createSnapshot(root);
+    expect(path.dirname(first.file)).toBe(path.join(root, '.codegraph', 'snapshots'));
+    expect(fs.readdirSync(path.dirname(first.file))).toEqual([path.basename(first.file)]);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+
+    for (const [dir, ignoreFile] of [['artifacts', false], ['ci/snapshots', true]] as const) {
+      fs.writeFileSync(path.join(root, 'cg.config.json'), JSON.stringify({ snapshots: { dir } }));
+      git(root, 'add', '-A');
+      git(root, 'commit', '-q', '-m', `snapshots in ${dir}`);
+      await updateIndex(root);
+      const snap = await createSnapshot(root);
+      expect(path.dirname(snap.file)).toBe(path.join(root, dir));
+      expect(fs.existsSync(path.join(root, dir, '.gitignore')), dir).toBe(ignoreFile);
+    }
+    // The team's folder was left as it was, but for the artifact itself.
+    expect(fs.readdirSync(path.join(root, 'artifacts')).filter((f) => !f.endsWith('.tar.gz'))).toEqual(['README.md']);
   });
 });
