@@ -14,7 +14,7 @@ function installedCopy(leaveOut: (name: string) => 'link' | 'skip' | 'bare'): st
   const dir = tempDir('cg-pkg-');
   // bin/ and dist/ are copied, not linked: Node resolves a linked module's imports from its real path.
   for (const f of ['bin', 'dist']) fs.cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
-  for (const f of ['queries', 'hooks', 'models', 'package.json']) fs.symlinkSync(path.join(ROOT, f), path.join(dir, f));
+  for (const f of ['queries', 'grammars', 'vendor', 'hooks', 'models', 'package.json']) fs.symlinkSync(path.join(ROOT, f), path.join(dir, f));
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(modules);
   const names = fs.readdirSync(path.join(ROOT, 'node_modules')).flatMap((n) => (n.startsWith('@')

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Language, Parser, Query } from 'web-tree-sitter';
 import { CgError, errorMessage } from '../errors.js';
-import { QUERIES_DIR } from '../paths.js';
+import { PACKAGE_ROOT, QUERIES_DIR } from '../paths.js';
 import type { LanguageSpec } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -40,6 +40,15 @@ function folderSource(spec: LanguageSpec, queryDir: string): string {
   return names.map((n) => `; ---- ${queryDir}/${n}\n${fs.readFileSync(path.join(dir, n), 'utf8')}`).join('\n');
 }
 
+/**
+ * A grammar's .wasm: from grammars/, which `npm run build` fills with cg's languages only and the npm
+ * package ships; in a checkout that has not been built, from the @repomix/tree-sitter-wasms devDependency.
+ */
+function grammarFile(name: string): string {
+  const shipped = path.join(PACKAGE_ROOT, 'grammars', name);
+  return fs.existsSync(shipped) ? shipped : require.resolve(`@repomix/tree-sitter-wasms/out/${name}`);
+}
+
 export function loadLanguage(spec: LanguageSpec): Promise<LoadedLanguage> {
   let p = cache.get(spec.id);
   if (!p) {
@@ -52,8 +61,7 @@ export function loadLanguage(spec: LanguageSpec): Promise<LoadedLanguage> {
 async function load(spec: LanguageSpec): Promise<LoadedLanguage> {
   initDone ??= Parser.init();
   await initDone;
-  const wasm = require.resolve(`@repomix/tree-sitter-wasms/out/${spec.grammar}`);
-  const language = await Language.load(wasm);
+  const language = await Language.load(grammarFile(spec.grammar));
   const parser = new Parser();
   parser.setLanguage(language);
   let query: Query;

@@ -100,7 +100,7 @@ export interface LanguageSpec {
   id: string;
   displayName: string;
   extensions: string[];
-  /** File name inside @repomix/tree-sitter-wasms/out. */
+  /** File name inside @repomix/tree-sitter-wasms/out (copied into grammars/ by the build). */
   grammar: string;
   /** Folder(s) under queries/; several when languages share patterns (JavaScript and TypeScript). */
   queryDir: string | string[];
