@@ -23,8 +23,8 @@ const TOOLS = (() => {
   return dir;
 })();
 const SYSTEM_PATH = [path.dirname(process.execPath), '/usr/bin', '/bin'].join(':');
-const WITH_CG = { ...process.env, PATH: `${BIN}:${TOOLS}:${SYSTEM_PATH}`, HUSKY: '' };
-const WITHOUT_CG = { ...process.env, PATH: `${TOOLS}:${SYSTEM_PATH}`, HUSKY: '' };
+const WITH_CG = { ...process.env, PATH: `${BIN}:${TOOLS}:${SYSTEM_PATH}`, HUSKY: '', LEFTHOOK: '' };
+const WITHOUT_CG = { ...process.env, PATH: `${TOOLS}:${SYSTEM_PATH}`, HUSKY: '', LEFTHOOK: '' };
 
 
 /** Every file under a directory with its bytes and mode, to prove uninstall restores exactly. */
