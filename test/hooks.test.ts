@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { hooksStatus, installHooks, uninstallHooks } from '../src/repo/hooks.js';
 import { CG, git, makeRepo, runCg, ROOT, tempDir } from './helpers.js';
 
 // cg hooks install|uninstall|status on real repositories with git running the hooks, for each way a
@@ -25,6 +26,11 @@ const TOOLS = (() => {
 const SYSTEM_PATH = [path.dirname(process.execPath), '/usr/bin', '/bin'].join(':');
 const WITH_CG = { ...process.env, PATH: `${BIN}:${TOOLS}:${SYSTEM_PATH}`, HUSKY: '', LEFTHOOK: '' };
 const WITHOUT_CG = { ...process.env, PATH: `${TOOLS}:${SYSTEM_PATH}`, HUSKY: '', LEFTHOOK: '' };
+// The per-manager tests call install and status in this process (the CLI over them is tested above),
+// with the user's PATH: `cg hooks install` runs `lefthook install` from it.
+process.env.PATH = WITH_CG.PATH;
+process.env.HUSKY = '';
+process.env.LEFTHOOK = '';
 
 
 /** Every file under a directory with its bytes and mode, to prove uninstall restores exactly. */
@@ -151,16 +157,13 @@ function expectNoMachinePath(text: string): void {
   for (const p of [ROOT, process.execPath, BIN, os.tmpdir(), os.homedir()]) expect(text).not.toContain(p);
 }
 
-function cg(args: string[], dir: string) {
-  return runCg(args, dir, { env: WITH_CG });
-}
 
 function husky(dir: string, env: NodeJS.ProcessEnv, folder?: string): void {
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'husky', 'bin.js'), ...(folder ? [folder] : [])], { cwd: dir, env, stdio: 'ignore' });
 }
 
 function state(dir: string, hook = 'post-commit'): { state: string; hint?: string } {
-  return cg(['hooks', 'status', '--json'], dir).json.hooks.find((h: { hook: string }) => h.hook === hook);
+  return hooksStatus(dir).hooks.find((h) => h.hook === hook)!;
 }
 
 describe('cg hooks, per hook manager', () => {
@@ -172,8 +175,7 @@ describe('cg hooks, per hook manager', () => {
       fs.writeFileSync(path.join(scripts, 'post-commit'), 'echo "team post-commit ran" > husky-ran.txt'); // no newline, as people write them
       commit(dir, WITH_CG, 'the team\'s husky setup');
       const before = snapshot(scripts);
-      const res = cg(['hooks', 'install', '--json'], dir);
-      expect(res.json.location).toEqual({ dir: scripts, manager: 'husky', portable: true });
+      expect(installHooks(dir).location).toEqual({ dir: scripts, manager: 'husky', portable: true });
       expectNoMachinePath(sharedText(dir));
 
       expect(commit(dir, WITH_CG).code).toBe(0);
@@ -192,8 +194,8 @@ describe('cg hooks, per hook manager', () => {
       // A checkout of the script as it was before cg: status names the file and the way back.
       execFileSync('git', ['checkout', 'HEAD~2', '--', path.relative(dir, path.join(scripts, 'post-commit'))], { cwd: dir });
       expect(state(dir)).toMatchObject({ state: 'removed', hint: expect.stringContaining('`cg hooks install` puts it back; commit the file') });
-      cg(['hooks', 'install'], dir);
-      cg(['hooks', 'uninstall'], dir);
+      installHooks(dir);
+      uninstallHooks(dir);
       expect(snapshot(scripts)).toEqual(before);
     });
   }
@@ -203,9 +205,9 @@ describe('cg hooks, per hook manager', () => {
     fs.writeFileSync(path.join(dir, 'lefthook.yml'), 'pre-commit:\n  commands:\n    team:\n      run: echo team pre-commit\n');
     execFileSync('lefthook', ['install'], { cwd: dir, env: WITH_CG, stdio: 'ignore' });
     commit(dir, WITH_CG, 'the team\'s lefthook setup');
-    const res = cg(['hooks', 'install', '--json'], dir);
-    expect(res.json.location).toEqual({ dir, manager: 'lefthook', portable: true });
-    expect(res.json.hooks.map((h: { state: string }) => h.state)).toEqual(['installed', 'installed', 'installed', 'installed']);
+    const res = installHooks(dir);
+    expect(res.location).toEqual({ dir, manager: 'lefthook', portable: true });
+    expect(res.hooks.map((h) => h.state)).toEqual(['installed', 'installed', 'installed', 'installed']);
     const local = fs.readFileSync(path.join(dir, 'lefthook-local.yml'), 'utf8');
     expect(local).toContain('cg-hook post-commit {0}');
     expectNoMachinePath(sharedText(dir)); // even if the team commits lefthook-local.yml, as this one does
@@ -226,21 +228,21 @@ describe('cg hooks, per hook manager', () => {
     // Someone rewrites the local configuration: status says cg's entry is gone.
     fs.writeFileSync(path.join(dir, 'lefthook-local.yml'), 'pre-commit:\n  skip: true\n');
     expect(state(dir)).toMatchObject({ state: 'removed' });
-    cg(['hooks', 'install'], dir);
-    cg(['hooks', 'uninstall'], dir);
+    installHooks(dir);
+    uninstallHooks(dir);
     expect(fs.readFileSync(path.join(dir, 'lefthook-local.yml'), 'utf8')).toBe('pre-commit:\n  skip: true\n');
   });
 
   it('plain .git/hooks, later taken over by lefthook: status says cg\'s hooks are gone and where they go now', () => {
     const dir = indexedRepo();
-    expect(cg(['hooks', 'install', '--json'], dir).json.location).toMatchObject({ manager: 'git', portable: false });
+    expect(installHooks(dir).location).toMatchObject({ manager: 'git', portable: false });
     const mate = teammateCommits(dir, () => undefined);
     expect(mate.code, mate.stderr).toBe(0);
     fs.writeFileSync(path.join(dir, 'lefthook.yml'), 'post-commit:\n  commands:\n    team:\n      run: "true"\n');
     execFileSync('lefthook', ['install'], { cwd: dir, env: WITH_CG, stdio: 'ignore' });
     expect(fs.readFileSync(path.join(dir, '.git', 'hooks', 'post-commit'), 'utf8')).not.toContain('cg-hook');
     expect(state(dir)).toMatchObject({ state: 'removed', hint: expect.stringContaining('lefthook runs this repository\'s hooks now') });
-    cg(['hooks', 'install'], dir);
+    installHooks(dir);
     expect(state(dir).state).toBe('installed');
     expect(commit(dir, WITH_CG).code).toBe(0);
     expect(records(dir)).toHaveLength(1);
@@ -252,8 +254,7 @@ describe('cg hooks, per hook manager', () => {
     fs.writeFileSync(path.join(dir, '.githooks', 'post-commit'), '#!/bin/sh\necho team > team-ran.txt\n', { mode: 0o755 });
     git(dir, 'config', 'core.hooksPath', '.githooks');
     commit(dir, WITH_CG, 'the team\'s hooks');
-    const res = cg(['hooks', 'install', '--json'], dir);
-    expect(res.json.location).toEqual({ dir: path.join(dir, '.githooks'), manager: 'hooks-path', portable: true });
+    expect(installHooks(dir).location).toEqual({ dir: path.join(dir, '.githooks'), manager: 'hooks-path', portable: true });
     expect(fs.existsSync(path.join(dir, '.githooks', 'post-commit.cg-orig'))).toBe(false); // tracked files are never renamed
     expectNoMachinePath(sharedText(dir));
     expect(commit(dir, WITH_CG).code).toBe(0);
@@ -266,8 +267,8 @@ describe('cg hooks, per hook manager', () => {
 
     git(dir, 'checkout', 'HEAD~1', '--', '.githooks');
     expect(state(dir)).toMatchObject({ state: 'removed', hint: expect.stringContaining('no longer has cg\'s lines') });
-    cg(['hooks', 'install'], dir);
-    cg(['hooks', 'uninstall'], dir);
+    installHooks(dir);
+    uninstallHooks(dir);
     expect(fs.readdirSync(path.join(dir, '.githooks')).sort()).toEqual(['post-commit']);
     expect(fs.readFileSync(path.join(dir, '.githooks', 'post-commit'), 'utf8')).toBe('#!/bin/sh\necho team > team-ran.txt\n');
   });
