@@ -59,6 +59,10 @@ describe('an incomplete install', () => {
     }
     const json = JSON.parse(runCopy(pkg, ['status', '--json'], repo).stdout);
     expect(json.error.code).toBe('install');
+    // Nor where there is no index yet: `cg index` would fail the same way.
+    const fresh = runCopy(pkg, ['status'], makeRepo({ 'a.py': 'x = 1\n' }));
+    expect(fresh.stderr).toContain('npm rebuild better-sqlite3');
+    expect(fresh.stderr).not.toContain('cg index');
     // The index itself was never touched: the real install still reads it.
     expect(runCg(['status'], repo).code).toBe(0);
   });

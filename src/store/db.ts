@@ -42,6 +42,19 @@ export function readMeta(db: Database.Database): Meta {
   return Object.fromEntries(rows.map((r) => [r.key, r.value]));
 }
 
+let sqliteChecked = false;
+
+/** Throws the install error when better-sqlite3's native binding cannot be loaded (checked once per process). */
+function assertSqliteLoads(): void {
+  if (sqliteChecked) return;
+  try {
+    new Database(':memory:').close();
+    sqliteChecked = true;
+  } catch (err) {
+    throw nativeModuleError(err, PACKAGE_ROOT) ?? err;
+  }
+}
+
 /** Opens the live index read-only, with the reason and the remedy when that is impossible. */
 export function openReader(root: string): Database.Database {
   return openReaderOrWriter(root, true);
@@ -50,6 +63,8 @@ export function openReader(root: string): Database.Database {
 function openReaderOrWriter(root: string, readonly: boolean): Database.Database {
   const file = currentDbPath(root);
   if (!file) {
+    // "Run cg index" is only the remedy when SQLite itself loads: an install without its binding would fail there too.
+    assertSqliteLoads();
     throw new CgError('index_missing', `No index for ${root} yet`, 'Run `cg index` to build it (a few seconds for most repositories).');
   }
   if (!fs.existsSync(file)) {
