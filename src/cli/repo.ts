@@ -23,7 +23,7 @@ export function openIndex(dir: string | undefined): OpenIndex {
 
 /**
  * For the query commands: like openIndex, but a missing or corrupt index is first restored from the
- * newest snapshot of HEAD or an ancestor in snapshots/ (and caught up), and the answer says so.
+ * newest snapshot of HEAD or an ancestor in the snapshot folder (and caught up), and the answer says so.
  */
 export async function openIndexRecovering(dir: string | undefined): Promise<OpenIndex> {
   const root = findRoot(dir ?? process.cwd());

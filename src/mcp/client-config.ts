@@ -23,19 +23,21 @@ export interface ClientConfig {
 
 const WORKSPACE = '${workspaceFolder}';
 
-export function serveCommand(root: string, client: Client, absolute: boolean): { command: string; args: string[] } {
+/** `toolsets`: the `cg serve --toolsets` list; the default set is left implicit. */
+export function serveCommand(root: string, client: Client, absolute: boolean, toolsets: readonly string[] = []): { command: string; args: string[] } {
+  const sets = toolsets.length && toolsets.join(',') !== 'default' ? ['--toolsets', toolsets.join(',')] : [];
   if (absolute) {
     const cgJs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cg.js');
-    return { command: process.execPath, args: [cgJs, 'serve', '--repo', root] };
+    return { command: process.execPath, args: [cgJs, 'serve', '--repo', root, ...sets] };
   }
-  return { command: 'cg', args: client === 'claude' ? ['serve'] : ['serve', '--repo', WORKSPACE] };
+  return { command: 'cg', args: [...(client === 'claude' ? ['serve'] : ['serve', '--repo', WORKSPACE]), ...sets] };
 }
 
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-export function clientConfig(client: Client, root: string, opts: { absolute?: boolean } = {}): ClientConfig {
+export function clientConfig(client: Client, root: string, opts: { absolute?: boolean; toolsets?: readonly string[] } = {}): ClientConfig {
   const absolute = !!opts.absolute;
-  const { command, args } = serveCommand(root, client, absolute);
+  const { command, args } = serveCommand(root, client, absolute, opts.toolsets);
   const server = { command, args };
   switch (client) {
     case 'claude':

@@ -80,7 +80,7 @@ export function walkRepo(root: string, opts: WalkOptions): WalkResult {
         continue;
       }
       if (!language) {
-        // Ignored files are not counted: cg's own snapshot artifacts (snapshots/, ignored) must not change the index.
+        // Ignored files are not counted: snapshot artifacts in a configured, ignored folder must not change the index.
         if (!rules.ignores(rel, false)) result.unsupported++;
         continue;
       }

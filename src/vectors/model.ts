@@ -205,5 +205,5 @@ export function unavailableError(spec: ModelSpec, missing: string[] = []): CgErr
   }
   return new CgError('model_unavailable', `The embedding model ${spec.id} is not available on this machine: ${loc.dir}${what}`,
     `Run \`cg model pull ${spec.id}\` where there is internet access (it downloads into ${modelsDir()}; set CG_MODELS_DIR to change that), `
-    + `or set "embeddings.model" to "${BUILTIN_MODEL_ID}" in .codegraph/config.json to use the built-in offline model.`);
+    + `or set "embeddings.model" to "${BUILTIN_MODEL_ID}" in cg.config.json to use the built-in offline model.`);
 }
