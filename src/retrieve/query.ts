@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { plural } from '../words.js';
 import { CgError } from '../errors.js';
 import { Allowlist } from '../secrets/allowlist.js';
 import { scanSecrets } from '../secrets/scan.js';
@@ -156,7 +157,7 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   const preset = input.preset ?? config.retrieval.preset;
   const warnings: string[] = [];
   const { text, dropped } = taskText(db, input.text);
-  if (dropped) warnings.push(`${dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
+  if (dropped) warnings.push(`${plural(dropped, 'line')} of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
   const lexical = rankFiles(db, text);
   const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map(), byFile: new Map() }
     : await vectorMatches(db, config, text);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { plural } from '../words.js';
 import path from 'node:path';
 import { loadConfig } from '../config/config.js';
 import { CgError } from '../errors.js';
@@ -84,7 +85,7 @@ function checkSnapshotable(meta: Record<string, string>): void {
   }
   if (meta.dirty_paths !== '[]') {
     const n = meta.dirty_paths ? (JSON.parse(meta.dirty_paths) as string[]).length : 'many';
-    throw new CgError('usage', `The index includes uncommitted changes (${n} path(s) differ from commit ${meta.indexed_commit.slice(0, 10)})`,
+    throw new CgError('usage', `The index includes uncommitted changes (${typeof n === 'number' ? plural(n, 'path') : 'many paths'} differ from commit ${meta.indexed_commit.slice(0, 10)})`,
       'Commit or stash them and run `cg update`, then snapshot again: a snapshot holds exactly one commit.');
   }
 }
