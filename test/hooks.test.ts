@@ -203,9 +203,12 @@ describe('cg hooks, per hook manager', () => {
   it('lefthook: a cg command in lefthook-local.yml, kept by lefthook install; a teammate without cg commits', () => {
     const dir = indexedRepo();
     fs.writeFileSync(path.join(dir, 'lefthook.yml'), 'pre-commit:\n  commands:\n    team:\n      run: echo team pre-commit\n');
-    execFileSync('lefthook', ['install'], { cwd: dir, env: WITH_CG, stdio: 'ignore' });
     commit(dir, WITH_CG, 'the team\'s lefthook setup');
-    const res = installHooks(dir);
+    // This clone never ran lefthook install: cg does not switch the team's hooks on, and says what to run.
+    expect(installHooks(dir).hooks[0]).toMatchObject({ state: 'inactive', hint: 'lefthook has not written this hook yet: run `lefthook install`.' });
+    expect(fs.existsSync(path.join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    execFileSync('lefthook', ['install'], { cwd: dir, env: WITH_CG, stdio: 'ignore' });
+    const res = hooksStatus(dir);
     expect(res.location).toEqual({ dir, manager: 'lefthook', portable: true });
     expect(res.hooks.map((h) => h.state)).toEqual(['installed', 'installed', 'installed', 'installed']);
     const local = fs.readFileSync(path.join(dir, 'lefthook-local.yml'), 'utf8');

@@ -52,8 +52,10 @@ describe('cg serve without a usable index', () => {
     const root = indexedRepo('spec-examples');
     const made = runCg(['snapshot', 'create', '--json'], root);
     expect(made.code, made.stderr).toBe(0);
-    // A fresh clone's state: the snapshot is there, the index is not.
-    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true });
+    // A fresh clone's state: the snapshot is there (a CI artifact put in .codegraph/snapshots), the index is not.
+    for (const name of fs.readdirSync(path.join(root, '.codegraph'))) {
+      if (name !== 'snapshots') fs.rmSync(path.join(root, '.codegraph', name), { recursive: true, force: true });
+    }
     const s = await serve(root);
     const seen = await untilAnswered(s.client, 'search_symbols', { query: 'authenticate_user' });
     for (const a of seen.slice(0, -1)) expect(a.body.error_type).toBe('indexing');

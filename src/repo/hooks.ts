@@ -251,7 +251,7 @@ export function installHooks(root: string): { location: HooksLocation; hooks: Ho
   const location = hooksLocation(root);
   if (location.manager === 'lefthook') {
     addLefthookEntries(lefthookLocalFile(root), Object.fromEntries(HOOK_NAMES.map((h) => [h, portableCommand(h, '{0}')])));
-    syncLefthook(root);
+    syncLefthook(root, gitHooksDir(root));
   } else {
     fs.mkdirSync(location.dir, { recursive: true });
     for (const hook of HOOK_NAMES) installFile(location, hook);
@@ -289,7 +289,7 @@ export function uninstallHooks(root: string): { location: HooksLocation; hooks: 
   const location = hooksLocation(root);
   if (location.manager === 'lefthook') {
     removeLefthookEntries(lefthookLocalFile(root), HOOK_NAMES);
-    syncLefthook(root);
+    syncLefthook(root, gitHooksDir(root));
   } else {
     for (const hook of HOOK_NAMES) uninstallFile(path.join(location.dir, hook));
   }

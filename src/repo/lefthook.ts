@@ -86,9 +86,20 @@ function write(file: string, doc: Document): void {
 
 /**
  * Runs `lefthook install` so the hook files exist now (lefthook only writes hooks its configuration
- * names). Returns false when no lefthook executable is found: the user runs it, and status says so.
+ * names), where lefthook already runs this clone's hooks (`hooksDir` has a hook of lefthook's): a
+ * clone whose user never installed lefthook's hooks does not get the team's hooks switched on by cg.
+ * Returns false when it did not run (not installed here, or no lefthook executable): status then says
+ * to run `lefthook install`.
  */
-export function syncLefthook(root: string): boolean {
+export function syncLefthook(root: string, hooksDir: string): boolean {
+  const lefthooks = (f: string) => {
+    try {
+      return !f.endsWith('.sample') && fs.readFileSync(path.join(hooksDir, f), 'utf8').includes('lefthook');
+    } catch {
+      return false;
+    }
+  };
+  if (!fs.existsSync(hooksDir) || !fs.readdirSync(hooksDir).some(lefthooks)) return false;
   const local = path.join(root, 'node_modules', '.bin', 'lefthook');
   for (const bin of [local, 'lefthook']) {
     if (bin === local && !fs.existsSync(local)) continue;
