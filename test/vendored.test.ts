@@ -1,29 +1,38 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../src/indexer/build.js';
+import { updateIndex } from '../src/indexer/update.js';
+import { openReader } from '../src/store/db.js';
+import { listFiles } from '../src/store/status.js';
 import { git, makeRepo, runCg, tempDir } from './helpers.js';
 
 // Build output (build/, dist/, out/, target/) is told from source by what the repository says: git
 // tracking, generated markers, the user's git exclude files. Folders of those names that are source
-// (Go's go/build and cmd/dist) are indexed. Each case runs the real CLI on a real repository.
+// (Go's go/build and cmd/dist) are indexed. Real repositories, indexed in this process; the CLI's
+// listing is checked once.
+
+function read<T>(dir: string, fn: (db: ReturnType<typeof openReader>) => T): T {
+  const db = openReader(dir);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
 
 function indexedFiles(dir: string): string[] {
-  const res = runCg(['symbols', '*', '--json', '--limit', '1000'], dir);
-  expect(res.code, res.stderr).toBe(0);
-  return [...new Set(res.json.symbols.map((s: { file: string }) => s.file) as string[])].sort();
+  return read(dir, (db) => db.prepare('SELECT path FROM files ORDER BY path').pluck().all() as string[]);
 }
 
 function skippedList(dir: string): Record<string, string> {
-  const res = runCg(['status', '--files', 'skipped', '--json'], dir);
-  expect(res.code, res.stderr).toBe(0);
-  return Object.fromEntries(res.json.files.map((f: { path: string; reason: string; detail: string | null }) =>
-    [f.path, `${f.reason}${f.detail ? `: ${f.detail}` : ''}`]));
+  return read(dir, (db) => Object.fromEntries(listFiles(db, 'skipped').map((f) => [f.path, `${f.reason}${f.detail ? `: ${f.detail}` : ''}`])));
 }
 
 const go = (pkg: string) => `package ${pkg}\n\nfunc Run() int { return 1 }\n`;
 
 describe('build output', () => {
-  it('in git: indexes tracked folders named build/dist, leaves out untracked and generated ones, and lists why', () => {
+  it('in git: indexes tracked folders named build/dist, leaves out untracked and generated ones, and lists why', async () => {
     const dir = makeRepo({
       'src/go/build/build.go': go('build'),
       'src/cmd/dist/main.go': go('main'),
@@ -35,7 +44,7 @@ describe('build output', () => {
     // Written after the commit and not ignored: output of a build nobody added to .gitignore.
     fs.mkdirSync(path.join(dir, 'build'));
     fs.writeFileSync(path.join(dir, 'build', 'compiled.py'), 'def compiled():\n    return 2\n');
-    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    await buildIndex(dir);
     expect(indexedFiles(dir)).toEqual(['app.py', 'src/cmd/dist/main.go', 'src/go/build/build.go']);
     expect(skippedList(dir)).toEqual({
       build: 'build_output: git tracks nothing in it',
@@ -49,11 +58,11 @@ describe('build output', () => {
     // Once a file in build/ is committed, the folder is the team's source: the next update indexes it.
     git(dir, 'add', 'build/compiled.py');
     git(dir, 'commit', '-q', '-m', 'build/ is source here');
-    expect(runCg(['update', '-q'], dir).code).toBe(0);
+    await updateIndex(dir);
     expect(indexedFiles(dir)).toContain('build/compiled.py');
   });
 
-  it('outside git: markers decide, so a source tree such as Go\'s keeps go/build and cmd/dist', () => {
+  it('outside git: markers decide, so a source tree such as Go\'s keeps go/build and cmd/dist', async () => {
     const dir = makeRepo({
       'src/go/build/build.go': go('build'),
       'src/go/build/read.go': go('build'),
@@ -62,30 +71,30 @@ describe('build output', () => {
       'target/debug/build.rs': 'fn main() {}\n',
       'lib/out/x.go': go('out'),
     });
-    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    await buildIndex(dir);
     expect(indexedFiles(dir)).toEqual(['lib/out/x.go', 'src/cmd/dist/build.go', 'src/go/build/build.go', 'src/go/build/read.go']);
     expect(skippedList(dir)).toEqual({ target: 'build_output: it holds a CACHEDIR.TAG' });
   });
 
-  it('respects core.excludesFile, and a change to it is applied by the next update', () => {
+  it('respects core.excludesFile, and a change to it is applied by the next update', async () => {
     const dir = makeRepo({ 'app.py': 'def main():\n    return 1\n', 'notes/scratch.py': 'def scratch():\n    return 2\n' }, { commit: true });
     const excludes = path.join(tempDir('cg-excludes-'), 'ignore');
     fs.writeFileSync(excludes, 'scratch.py\n');
     git(dir, 'config', 'core.excludesFile', excludes);
-    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    await buildIndex(dir);
     expect(indexedFiles(dir)).toEqual(['app.py']);
     expect(skippedList(dir)).toEqual({ 'notes/scratch.py': 'ignored' });
     fs.writeFileSync(excludes, '# nothing\n');
-    const update = runCg(['update', '--json'], dir);
-    expect(update.json.rounds[0].reason).toBe('core.excludesFile or .git/info/exclude changed');
+    const update = await updateIndex(dir);
+    expect(update.rounds[0].reason).toBe('core.excludesFile or .git/info/exclude changed');
     expect(indexedFiles(dir)).toEqual(['app.py', 'notes/scratch.py']);
   });
 });
 
 describe('cg status --files', () => {
-  it('lists the files parsed with syntax errors, and refuses an unknown list', () => {
+  it('lists the files parsed with syntax errors, and refuses an unknown list', async () => {
     const dir = makeRepo({ 'ok.py': 'def fine():\n    return 1\n', 'broken.py': 'def broken(:\n    return 1\n' });
-    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    await buildIndex(dir);
     const res = runCg(['status', '--files', 'partial', '--json'], dir);
     expect(res.json.files).toEqual([{ path: 'broken.py', isDir: false, reason: 'partial', detail: expect.stringMatching(/^1 syntax error region$/) }]);
     const bad = runCg(['status', '--files', 'everything'], dir);
