@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../src/indexer/build.js';
 import { hooksStatus, installHooks, uninstallHooks } from '../src/repo/hooks.js';
 import { CG, git, makeRepo, runCg, ROOT, tempDir } from './helpers.js';
 
@@ -51,9 +52,9 @@ function records(dir: string): string[] {
 }
 
 /** An indexed repository whose hooks only record (no background applier), for deterministic checks. */
-function indexedRepo(files: Record<string, string> = { 'app.py': 'def main():\n    return 1\n' }): string {
+async function indexedRepo(files: Record<string, string> = { 'app.py': 'def main():\n    return 1\n' }): Promise<string> {
   const dir = makeRepo(files, { commit: true });
-  expect(runCg(['index', '-q'], dir).code).toBe(0);
+  await buildIndex(dir);
   fs.writeFileSync(path.join(dir, 'cg.config.json'), JSON.stringify({ hooks: { autoApply: false } }));
   return dir;
 }
@@ -68,8 +69,8 @@ function commitAll(dir: string, message = 'change', env: NodeJS.ProcessEnv = pro
 }
 
 describe('cg hooks', () => {
-  it('installs four hooks that record each git event, and uninstalls to exactly what was there', () => {
-    const dir = indexedRepo();
+  it('installs four hooks that record each git event, and uninstalls to exactly what was there', async () => {
+    const dir = await indexedRepo();
     const hooksDir = path.join(dir, '.git', 'hooks');
     const before = snapshot(hooksDir);
     const res = runCg(['hooks', 'install', '--json'], dir);
@@ -92,8 +93,8 @@ describe('cg hooks', () => {
     expect(snapshot(hooksDir)).toEqual(before);
   });
 
-  it('chains an existing hook: it still runs, with its arguments and exit status, and is restored byte for byte', () => {
-    const dir = indexedRepo();
+  it('chains an existing hook: it still runs, with its arguments and exit status, and is restored byte for byte', async () => {
+    const dir = await indexedRepo();
     const hook = path.join(dir, '.git', 'hooks', 'post-checkout');
     // A failing post-checkout makes git checkout fail (git reports it as status 1): the chain must keep that.
     fs.writeFileSync(hook, '#!/bin/sh\necho "$1 $2 $3" > "$(git rev-parse --show-toplevel)/mine.txt"\nexit 3', { mode: 0o750 });
@@ -107,8 +108,8 @@ describe('cg hooks', () => {
     expect(snapshot(path.join(dir, '.git', 'hooks'))).toEqual(before);
   });
 
-  it('in a repository without an index, the hooks record nothing and print one hint', () => {
-    const dir = indexedRepo();
+  it('in a repository without an index, the hooks record nothing and print one hint', async () => {
+    const dir = await indexedRepo();
     runCg(['hooks', 'install'], dir);
     fs.rmSync(path.join(dir, '.codegraph'), { recursive: true });
     const stderr = commitAll(dir);
@@ -168,8 +169,8 @@ function state(dir: string, hook = 'post-commit'): { state: string; hint?: strin
 
 describe('cg hooks, per hook manager', () => {
   for (const folder of [undefined, '.config/husky']) {
-    it(`husky (${folder ?? 'default folder'}): portable lines in its script survive husky's reinstall; a teammate without cg commits`, () => {
-      const dir = indexedRepo();
+    it(`husky (${folder ?? 'default folder'}): portable lines in its script survive husky's reinstall; a teammate without cg commits`, async () => {
+      const dir = await indexedRepo();
       husky(dir, WITH_CG, folder);
       const scripts = path.join(dir, folder ?? '.husky');
       fs.writeFileSync(path.join(scripts, 'post-commit'), 'echo "team post-commit ran" > husky-ran.txt'); // no newline, as people write them
@@ -200,8 +201,8 @@ describe('cg hooks, per hook manager', () => {
     });
   }
 
-  it('lefthook: a cg command in lefthook-local.yml, kept by lefthook install; a teammate without cg commits', () => {
-    const dir = indexedRepo();
+  it('lefthook: a cg command in lefthook-local.yml, kept by lefthook install; a teammate without cg commits', async () => {
+    const dir = await indexedRepo();
     fs.writeFileSync(path.join(dir, 'lefthook.yml'), 'pre-commit:\n  commands:\n    team:\n      run: echo team pre-commit\n');
     commit(dir, WITH_CG, 'the team\'s lefthook setup');
     // This clone never ran lefthook install: cg does not switch the team's hooks on, and says what to run.
@@ -236,8 +237,8 @@ describe('cg hooks, per hook manager', () => {
     expect(fs.readFileSync(path.join(dir, 'lefthook-local.yml'), 'utf8')).toBe('pre-commit:\n  skip: true\n');
   });
 
-  it('plain .git/hooks, later taken over by lefthook: status says cg\'s hooks are gone and where they go now', () => {
-    const dir = indexedRepo();
+  it('plain .git/hooks, later taken over by lefthook: status says cg\'s hooks are gone and where they go now', async () => {
+    const dir = await indexedRepo();
     expect(installHooks(dir).location).toMatchObject({ manager: 'git', portable: false });
     const mate = teammateCommits(dir, () => undefined);
     expect(mate.code, mate.stderr).toBe(0);
@@ -251,8 +252,8 @@ describe('cg hooks, per hook manager', () => {
     expect(records(dir)).toHaveLength(1);
   });
 
-  it('a tracked core.hooksPath folder: portable lines run before the team\'s hook; a teammate without cg commits', () => {
-    const dir = indexedRepo();
+  it('a tracked core.hooksPath folder: portable lines run before the team\'s hook; a teammate without cg commits', async () => {
+    const dir = await indexedRepo();
     fs.mkdirSync(path.join(dir, '.githooks'));
     fs.writeFileSync(path.join(dir, '.githooks', 'post-commit'), '#!/bin/sh\necho team > team-ran.txt\n', { mode: 0o755 });
     git(dir, 'config', 'core.hooksPath', '.githooks');

@@ -64,8 +64,8 @@ const excludeFilesMemo = new Map<string, string[]>();
  * The texts of the ignore files git reads from outside the work tree, for a repository: the global
  * excludes file (core.excludesFile, else $XDG_CONFIG_HOME/git/ignore) and `<git dir>/info/exclude`.
  * Empty outside git. Where they are is asked of git once per process and repository; what they say
- * is read each time. Editing them changes the index's configuration hash (indexer/state.ts), so the
- * next update rebuilds: no change event covers files outside the work tree.
+ * is read each time. No change event covers files outside the work tree, so the index records a hash
+ * of them (excludes_hash, indexer/state.ts) and the next update rescans when it differs.
  */
 export function repositoryExcludes(root: string): string[] {
   let files = excludeFilesMemo.get(root);
