@@ -51,7 +51,9 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
   out.push(`Pending changes: ${f.pendingChanges ? `${plural(f.pendingChanges, 'change-log record')} not yet applied (\`cg update\` applies them)` : 'none'}`);
   out.push(`Files: ${s.files.indexed.toLocaleString('en-US')} indexed, ${s.files.partial} with syntax errors (partial${s.files.partial ? ': `cg status --files partial`' : ''})${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
   for (const [lang, v] of Object.entries(s.files.byLanguage)) {
-    out.push(`  ${lang.padEnd(11)} ${String(v.files).padStart(6)} files ${String(v.loc).padStart(9)} lines ${String(v.symbols).padStart(8)} symbols${v.partial ? `  (${v.partial} partial)` : ''}`);
+    // A column each, so the nouns keep their width: "1 file ", "12 files".
+    const n = (count: number, width: number, noun: string) => `${String(count).padStart(width)} ${count === 1 ? `${noun} ` : `${noun}s`}`;
+    out.push(`  ${lang.padEnd(11)} ${n(v.files, 6, 'file')} ${n(v.loc, 9, 'line')} ${n(v.symbols, 8, 'symbol')}${v.partial ? `  (${v.partial} partial)` : ''}`.trimEnd());
   }
   out.push(`Symbols: ${s.symbols.toLocaleString('en-US')} (${formatCounts(s.symbolsByKind)})`);
   out.push(`Edges: ${s.edges.toLocaleString('en-US')} (${formatCounts(s.edgesByKind)})`);
