@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
 /**
  * Every user-facing failure is a CgError: what happened, why, and what to do.
  * The CLI prints `message` and `hint`; `--json` prints the whole object; the exit code tells scripts
@@ -84,6 +87,21 @@ export function nativeModuleError(err: unknown, packageRoot: string): CgError | 
   if (!loadFailure) return null;
   const mod = NATIVE_MODULES.find((m) => msg.includes(m.file)) ?? NATIVE_MODULES[0];
   return new CgError('install', `cg's native module ${mod.pkg} is not built for this Node.js ${process.version}: ${msg.split('\n')[0]}`,
-    `Run \`npm rebuild ${mod.pkg}\` in ${packageRoot} (it compiles in 1-2 minutes and needs a C++ toolchain). Installing with `
-    + 'install scripts disabled (npm --ignore-scripts, pnpm 10 by default) skips that step; with pnpm, `pnpm approve-builds` allows it.');
+    `Run \`npm rebuild ${mod.pkg}\` in ${installRoot(mod.pkg, packageRoot)} (it compiles in 1-2 minutes and needs a C++ toolchain). `
+    + 'Installing with install scripts disabled (npm --ignore-scripts, pnpm 10 by default) skips that step; with pnpm, '
+    + '`pnpm approve-builds` allows it.');
+}
+
+/**
+ * The folder whose node_modules holds the package, where `npm rebuild` finds it: cg's own folder in
+ * a global install, the project's (or npx's cache entry's) where npm hoisted it.
+ */
+function installRoot(pkg: string, packageRoot: string): string {
+  try {
+    const found = createRequire(path.join(packageRoot, 'package.json')).resolve(`${pkg}/package.json`);
+    const at = found.lastIndexOf(`${path.sep}node_modules${path.sep}`);
+    return at > 0 ? found.slice(0, at) : packageRoot;
+  } catch {
+    return packageRoot;
+  }
 }
