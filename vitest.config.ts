@@ -13,5 +13,9 @@ export default defineConfig({
     // for a cg, git or hook process it started, which leaves the second core idle: two files at once
     // keep both busy.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // Stopping a worker took longer than vitest's 10 s on a machine loaded to 15-20 processes per core
+    // ("Timeout terminating forks worker", a different file each run); every file exits promptly when
+    // run alone and the hanging-process reporter found no open handle. Give a slow stop the time.
+    teardownTimeout: 60_000,
   },
 });
