@@ -2,11 +2,12 @@
 /**
  * Copies the few files cg reads at run time out of two large devDependencies, so the npm package
  * ships them instead of the whole packages:
- *   grammars/           the tree-sitter grammars of cg's languages (src/lang/registry.ts) from
- *                       @repomix/tree-sitter-wasms: 17 languages, 23 MB installed; cg parses 9 (9.6 MB)
+ *   grammars/           the tree-sitter grammars of cg's languages (src/lang/registry.ts), gzipped
+ *                       (36 MB -> 3.3 MB), from @repomix/tree-sitter-wasms (23 MB installed) and
+ *                       @cursorless/tree-sitter-wasms (44 MB), each holding languages cg does not parse
  *   vendor/js-tiktoken/ js-tiktoken's count-only entry point (`js-tiktoken/lite` and its one chunk) and
  *                       the cl100k_base ranks: the package is 22 MB, every encoding bundled twice; these are 1.1 MB
- * Each goes with its licence (the Unlicense; MIT, in js-tiktoken's package.json). src/lang/loader.ts
+ * Each goes with its licence (both grammar packages: the Unlicense; js-tiktoken: MIT, in its package.json). src/lang/loader.ts
  * and src/retrieve/tokens.ts read these copies, and the packages themselves in a checkout that has not
  * been built. Run by `npm run build` after tsc (the registry is read from dist/); files already there
  * with the same bytes are left alone.
@@ -17,6 +18,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
@@ -42,30 +44,46 @@ function packageDir(name) {
 }
 
 let written = 0;
-/** Copies `files` (relative to the package) into `outDir` as `rename(file)`, and removes anything else there. */
-function copy(pkg, outDir, files, rename = (f) => path.basename(f)) {
+/** Copies one file (gzipped when `gzip`), unless the same bytes are already there. */
+function place(from, to, gzip = false) {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  // Node's gzip header carries no time or name: the same input gives the same bytes.
+  const data = gzip ? gzipSync(fs.readFileSync(from), { level: 9 }) : fs.readFileSync(from);
+  if (fs.existsSync(to) && fs.readFileSync(to).equals(data)) return;
+  fs.writeFileSync(`${to}.tmp`, data);
+  fs.renameSync(`${to}.tmp`, to);
+  written++;
+}
+
+/** Copies `files` (relative to the package) into `outDir`, and removes anything else there. */
+function copy(pkg, outDir, files) {
   const from = packageDir(pkg);
   const out = path.join(ROOT, outDir);
-  fs.mkdirSync(out, { recursive: true });
-  const names = new Set();
-  for (const file of files) {
-    const to = path.join(out, rename(file));
-    names.add(path.basename(to));
-    const data = fs.readFileSync(path.join(from, file));
-    if (fs.existsSync(to) && fs.readFileSync(to).equals(data)) continue;
-    fs.writeFileSync(`${to}.tmp`, data);
-    fs.renameSync(`${to}.tmp`, to);
-    written++;
-  }
-  // Files no longer wanted (a language removed, a new chunk name) do not linger in the package.
+  const names = new Set(files.map((f) => path.basename(f)));
+  for (const file of files) place(path.join(from, file), path.join(out, path.basename(file)));
+  // Files no longer wanted (a new chunk name) do not linger in the package.
   for (const name of fs.readdirSync(out)) if (!names.has(name)) fs.rmSync(path.join(out, name));
-  return names.size;
 }
 
 const { LANGUAGES } = await import(path.join(ROOT, 'dist', 'lang', 'registry.js'));
-const grammars = [...new Set(LANGUAGES.map((l) => l.grammar))].sort();
-copy('@repomix/tree-sitter-wasms', 'grammars', [...grammars.map((g) => `out/${g}`), 'LICENSE'],
-  (f) => (f === 'LICENSE' ? 'LICENSE.tree-sitter-wasms' : path.basename(f)));
+// Each language names the package its grammar comes from (src/lang/types.ts, grammarPackage).
+const byPackage = new Map();
+for (const l of LANGUAGES) {
+  const pkg = l.grammarPackage ?? '@repomix/tree-sitter-wasms';
+  byPackage.set(pkg, [...new Set([...(byPackage.get(pkg) ?? []), l.grammar])].sort());
+}
+const grammars = [...byPackage.values()].flat();
+const grammarFiles = new Set();
+for (const [pkg, files] of [...byPackage].sort()) {
+  const from = packageDir(pkg);
+  const licence = `LICENSE.${pkg.replace(/^@/, '').replace('/', '-')}`;
+  for (const [rel, name] of [...files.map((g) => [`out/${g}`, `${g}.gz`]), ['LICENSE', licence]]) {
+    if (grammarFiles.has(name)) throw new Error(`copy-runtime-files: two packages give ${name}`);
+    grammarFiles.add(name);
+    place(path.join(from, rel), path.join(ROOT, 'grammars', name), name.endsWith('.gz'));
+  }
+}
+for (const name of fs.readdirSync(path.join(ROOT, 'grammars'))) if (!grammarFiles.has(name)) fs.rmSync(path.join(ROOT, 'grammars', name));
 
 // lite.js re-exports from one content-hashed chunk, which imports base64-js (a dependency of cg).
 const tiktoken = packageDir('js-tiktoken');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import { Language, Parser, Query } from 'web-tree-sitter';
 import { CgError, errorMessage } from '../errors.js';
 import { PACKAGE_ROOT, QUERIES_DIR } from '../paths.js';
@@ -40,13 +41,20 @@ function folderSource(spec: LanguageSpec, queryDir: string): string {
   return names.map((n) => `; ---- ${queryDir}/${n}\n${fs.readFileSync(path.join(dir, n), 'utf8')}`).join('\n');
 }
 
+/** The grammar's `.wasm` in the npm package that holds it (a devDependency: for tools run in a checkout). */
+export function grammarPath(spec: LanguageSpec): string {
+  return require.resolve(`${spec.grammarPackage ?? '@repomix/tree-sitter-wasms'}/out/${spec.grammar}`);
+}
+
 /**
- * A grammar's .wasm: from grammars/, which `npm run build` fills with cg's languages only and the npm
- * package ships; in a checkout that has not been built, from the @repomix/tree-sitter-wasms devDependency.
+ * The grammar's `.wasm` bytes: from grammars/<name>.gz, which `npm run build` fills with cg's languages
+ * only and the npm package ships (gzip takes the 20 grammars from 36 MB to 3.3 MB installed; inflating
+ * the largest takes ~30 ms, once per process and language); in a checkout that has not been built,
+ * from the devDependency (grammarPath).
  */
-function grammarFile(name: string): string {
-  const shipped = path.join(PACKAGE_ROOT, 'grammars', name);
-  return fs.existsSync(shipped) ? shipped : require.resolve(`@repomix/tree-sitter-wasms/out/${name}`);
+function grammarBytes(spec: LanguageSpec): Uint8Array {
+  const shipped = path.join(PACKAGE_ROOT, 'grammars', `${spec.grammar}.gz`);
+  return fs.existsSync(shipped) ? gunzipSync(fs.readFileSync(shipped)) : fs.readFileSync(grammarPath(spec));
 }
 
 export function loadLanguage(spec: LanguageSpec): Promise<LoadedLanguage> {
@@ -61,7 +69,7 @@ export function loadLanguage(spec: LanguageSpec): Promise<LoadedLanguage> {
 async function load(spec: LanguageSpec): Promise<LoadedLanguage> {
   initDone ??= Parser.init();
   await initDone;
-  const language = await Language.load(grammarFile(spec.grammar));
+  const language = await Language.load(grammarBytes(spec));
   const parser = new Parser();
   parser.setLanguage(language);
   let query: Query;
