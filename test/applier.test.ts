@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/indexer/build.js';
+import { updateIndex } from '../src/indexer/update.js';
 import { currentDbPath, readMeta } from '../src/store/db.js';
 import { reconcile } from '../src/indexer/vectors.js';
 import { VectorStore } from '../src/vectors/store.js';
@@ -56,7 +57,7 @@ describe('crash safety', () => {
     expect(runCg(['index', '-q'], root).code).toBe(0);
     // Time one uninterrupted update of a large edit, to spread the kills over a whole run.
     for (let i = 0; i < n; i += 2) fs.writeFileSync(path.join(root, `pkg/m${i}.py`), module(i, n, 1));
-    let t = performance.now();
+    const t = performance.now();
     expect(runCg(['update', '-q'], root).code).toBe(0);
     const span = performance.now() - t;
     let interrupted = 0;
@@ -70,9 +71,9 @@ describe('crash safety', () => {
       await sleep(Math.random() * span * 1.2);
       child.kill('SIGKILL');
       if ((await exited) === 'SIGKILL') interrupted++;
-      t = performance.now();
-      const after = runCg(['update', '--json'], root);
-      expect(after.code, after.stderr + after.stdout).toBe(0);
+      // The next run after the kill: in this process (the applier's logic is what converges; a process
+      // start per trial cost a third of this test), while the killed one above is a real process.
+      await updateIndex(root);
       expect(dumpOf(root), `trial ${trial}`).toBe(await freshDump(root));
     }
     // Most kills landed while the applier was running, or the test proved little.

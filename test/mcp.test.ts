@@ -187,7 +187,7 @@ describe('cg serve on the Python fixture', () => {
       .toEqual(['Service.run', 'TestService.test_discount', 'test_create_product'].sort());
     expect(a.body.impact.transitive_callers.filter((d: any) => d.depth === 3).map((d: any) => d.name)).toEqual(['Service.fetch']);
     expect(a.body.impact.affected_files.sort()).toEqual(['shop/service.py', 'tests/test_service.py']);
-    expect(a.body.impact.risk_assessment).toMatch(/^(low|medium|high) - 2 direct callers, 4 transitive dependents, 1 test file \(.*2 test\(s\) reach it/);
+    expect(a.body.impact.risk_assessment).toMatch(/^(low|medium|high) - 2 direct callers, 4 transitive dependents, 1 test file \(.*2 tests reach it/);
     // A deletion also breaks the test module that imports the module of a caller (through the imports of shop.service).
     const del = await call(s, 'get_blast_radius', { symbol_name: 'Base.save', change_type: 'delete' });
     expect(del.body.impact.transitive_callers.map((d: any) => `${d.name} ${d.relation ?? 'calls'}`)).toContain('tests.test_service imports');
@@ -401,7 +401,8 @@ describe('cg serve process life', () => {
   it('exits on SIGTERM even while its stdin stays open, and on end of input', async () => {
     const root = indexedRepo('python');
     for (const how of ['signal', 'eof'] as const) {
-      const child = spawn(process.execPath, [CG, 'serve', root], { stdio: ['pipe', 'pipe', 'pipe'] });
+      // --repo, as `cg mcp-config --absolute` writes it, goes through the same fast start as a PATH.
+      const child = spawn(process.execPath, [CG, 'serve', '--repo', root], { stdio: ['pipe', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d) => (err += String(d)));
       await waitFor(() => err.includes('cg serve: serving'), 60_000);
@@ -490,21 +491,25 @@ describe('tests_for and get_blast_radius on TypeScript and Go (hand-checked)', (
 });
 
 describe('cg mcp-config', () => {
-  it('prints a configuration that runs cg serve for the repository, per client', () => {
+  it('prints a configuration that runs cg serve for the repository, per client, with no machine path unless asked', () => {
     const root = makeRepo({ 'a.py': 'x = 1\n' }, { git: true });
     const claude = runCg(['mcp-config', '--json'], root).json;
-    expect(claude.json.mcpServers.cg).toEqual({ command: process.execPath, args: [CG, 'serve', fs.realpathSync(root)] });
+    expect(claude.json.mcpServers.cg).toEqual({ command: 'cg', args: ['serve'] });
+    expect(claude.command).toBe('claude mcp add --scope project cg -- cg serve');
     const sets = runCg(['mcp-config', '--toolsets', 'bombe,codemem', '--json'], root).json;
-    expect(sets.json.mcpServers.cg.args.slice(1)).toEqual(['serve', fs.realpathSync(root), '--toolsets', 'bombe,codemem']);
+    expect(sets.json.mcpServers.cg.args).toEqual(['serve', '--toolsets', 'bombe,codemem']);
     expect(sets.command).toContain('--toolsets bombe,codemem');
     const wrong = runCg(['mcp-config', '--toolsets', 'bombe,nope'], root);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('Unknown toolset "nope"');
-    expect(claude.command).toContain('claude mcp add --scope project cg -- ');
     const cursor = runCg(['mcp-config', 'cursor', '--json'], root).json;
-    expect(cursor.json.mcpServers.cg.args.slice(1)).toEqual(['serve', fs.realpathSync(root)]);
+    expect(cursor.json.mcpServers.cg).toEqual({ command: 'cg', args: ['serve', '--repo', '${workspaceFolder}'] });
     const vscode = runCg(['mcp-config', 'vscode', '--json'], root).json;
-    expect(vscode.json.servers.cg.type).toBe('stdio');
+    expect(vscode.json.servers.cg).toEqual({ type: 'stdio', command: 'cg', args: ['serve', '--repo', '${workspaceFolder}'] });
+    for (const c of [claude, cursor, vscode]) expect(JSON.stringify(c)).not.toContain(fs.realpathSync(root));
+    const mine = runCg(['mcp-config', 'cursor', '--absolute', '--json'], root).json;
+    expect(mine.json.mcpServers.cg).toEqual({ command: process.execPath, args: [CG, 'serve', '--repo', fs.realpathSync(root)] });
+    expect(mine.file).toContain('~/.cursor/mcp.json');
     const bad = runCg(['mcp-config', 'emacs'], root);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Use one of: claude, cursor, vscode');

@@ -445,7 +445,7 @@ describe('commit-message boilerplate', () => {
     expect(runCg(['update', '--json'], dir).code).toBe(0);
     const after = runCg(['query', task, '--json'], dir).json;
     expect(after.files[0].path).toBe('src/cache.py');
-    expect(after.warnings.join(' ')).toMatch(/5 line\(s\) of the query recur in this repository's commit messages/);
+    expect(after.warnings.join(' ')).toMatch(/5 lines of the query recur in this repository's commit messages/);
     expect(after.query).toBe(task);
 
     // A full build of the same commit learns the same lines.

@@ -224,6 +224,8 @@ describe('no way around the choke point', () => {
     'src/store/db.ts', 'src/repo/head.ts', 'src/repo/hooks.ts', 'src/snapshot/manifest.ts', 'src/lang/loader.ts',
     'src/vectors/model.ts', 'src/vectors/static.ts', 'src/vectors/store.ts', 'src/secrets/rules.ts',
     'src/retrieve/ranker.ts', // the learned ranker's model file
+    'src/config/migrate.ts', 'src/repo/lefthook.ts', // the legacy config file; lefthook's config and hook scripts
+    'src/repo/vendored.ts', // a file's first bytes, for a generated-code header; nothing of it is kept
     'src/changes/log.ts', 'src/snapshot/archive.ts', 'src/snapshot/verify.ts', // cg's change log, a snapshot's archive and manifest
     'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);

@@ -452,8 +452,13 @@ describe('a snapshot is untrusted input', () => {
 
   it('a snapshot committed to the repository is not restored by a fresh clone\'s first query unless the user opts in', async () => {
     const origin = fixtureRepo('python');
+    // Snapshots live under .codegraph/ by default; a repository's committed configuration can put them in a tracked folder.
+    fs.writeFileSync(path.join(origin, 'cg.config.json'), '{ "snapshots": { "dir": "snapshots" } }\n');
+    gitAt(origin, '2024-01-01T12:00:00Z', 'add', 'cg.config.json');
+    gitAt(origin, '2024-01-01T12:00:00Z', 'commit', '-qm', 'snapshots in a shared folder');
     await buildIndex(origin);
     const good = await createSnapshot(origin);
+    expect(path.relative(origin, good.file)).toBe(path.join('snapshots', path.basename(good.file)));
     const name = path.basename(good.file);
     const keep = path.join(tempDir('cg-snap-keep-'), name);
     fs.copyFileSync(good.file, keep);
@@ -563,15 +568,16 @@ describe('a query that finds no usable index', () => {
     const again = runCg(['symbols', 'restored_later', '--json'], root);
     expect(again.json.freshness.restoredFrom).toBeUndefined(); // only the answer that restored says so
 
-    // Missing: the whole index folder is gone (a new clone with a CI artifact in snapshots/, say).
-    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true });
+    // Missing: no index at all, only a snapshot (a new clone with a CI artifact put in .codegraph/snapshots/, say).
+    for (const name of fs.readdirSync(path.join(root, '.codegraph'))) {
+      if (name !== 'snapshots') fs.rmSync(path.join(root, '.codegraph', name), { recursive: true, force: true });
+    }
     const text = runCg(['query', 'discount', 'price'], root);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/warning: the index was restored from snapshot .* because no index for/);
 
     // No snapshot to use: the original failure, unchanged.
-    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true });
-    fs.rmSync(snap.file);
+    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true }); // the snapshot inside it too
     const none = runCg(['symbols', 'x', '--json'], root);
     expect(none.code).toBe(3);
     expect(none.json.error.code).toBe('index_missing');

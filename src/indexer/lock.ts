@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { CgError, errorMessage } from '../errors.js';
+import { CgError, errorMessage, nativeModuleError } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import { cgDir } from '../store/db.js';
 
 export interface WriterLock {
@@ -34,7 +35,9 @@ export function acquireWriterLock(root: string): WriterLock {
   try {
     db = new Database(file, { timeout: 0 });
   } catch (err) {
-    throw new CgError('io', `Cannot open the writer lock ${file}: ${errorMessage(err)}`, 'Check that .codegraph/ is writable.');
+    // An install whose SQLite binding was never built fails here first: say so, as opening the index would.
+    throw nativeModuleError(err, PACKAGE_ROOT)
+      ?? new CgError('io', `Cannot open the writer lock ${file}: ${errorMessage(err)}`, 'Check that .codegraph/ is writable.');
   }
   try {
     db.exec('BEGIN IMMEDIATE');

@@ -102,7 +102,7 @@ export interface LanguageSpec {
   id: string;
   displayName: string;
   extensions: string[];
-  /** The grammar's `.wasm` file name inside `<grammarPackage>/out/`. */
+  /** The grammar's `.wasm` file name inside `<grammarPackage>/out/` (copied into grammars/ by the build). */
   grammar: string;
   /**
    * The npm package whose `out/` folder holds the grammar: `@repomix/tree-sitter-wasms` when absent,

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { plural } from '../words.js';
 import { CgError } from '../errors.js';
 import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
@@ -197,14 +198,14 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   const preset = input.preset ?? config.retrieval.preset;
   const warnings: string[] = [];
   const template = taskText(db, input.text);
-  if (template.dropped) warnings.push(`${template.dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
+  if (template.dropped) warnings.push(`${plural(template.dropped, 'line')} of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
   // Tracebacks and logs pasted into the task are execution signals, not words (src/retrieve/task-split.ts).
   const split = splitTask(db, root, template.text);
   const text = split.words;
   const signals = [...(input.signals ?? []), ...split.signals];
   if (split.outputLines) {
-    warnings.push(`${split.outputLines} line(s) of the query are execution output (a trace or log): read as `
-      + `${split.signals.filter((s) => s.exists).length} location(s) in the repository and left out of the words`);
+    warnings.push(`${plural(split.outputLines, 'line')} of the query ${split.outputLines === 1 ? 'is' : 'are'} execution output (a trace or log): read as `
+      + `${plural(split.signals.filter((s) => s.exists).length, 'location')} in the repository and left out of the words`);
   }
   const stats: TermStats = { idf: new Map(), covered: new Map() };
   const lexical = rankFiles(db, text, DEFAULT_LEXICAL, stats);

@@ -274,7 +274,7 @@ function checkGzipMagic(file: string): void {
       fs.closeSync(fd);
     }
   } catch (err) {
-    throw new CgError('not_found', `Cannot read the snapshot ${file}: ${errorMessage(err)}`, 'Check the path; `cg snapshot list` shows the snapshots in snapshots/.');
+    throw new CgError('not_found', `Cannot read the snapshot ${file}: ${errorMessage(err)}`, 'Check the path; `cg snapshot list` shows the snapshots in the snapshot folder.');
   }
   if (n < 2 || head[0] !== 0x1f || head[1] !== 0x8b) {
     throw refused(file, n === 0 ? 'truncated' : 'not_archive', n === 0 ? 'it is empty' : 'it does not start with the gzip signature');

@@ -66,6 +66,7 @@ function normalisedMeta(meta: Meta, commitIso: string): Meta {
     indexed_branch: '',
     changelog_offset: '0',
     dirty_paths: '[]',
+    excludes_hash: '', // the user's own git exclude files: this machine's, not the commit's
   };
 }
 

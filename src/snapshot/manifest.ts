@@ -42,7 +42,7 @@ export function artifactName(commit: string, configId: string): string {
   return `${commit}-${configId}.tar.gz`;
 }
 
-/** `<40 hex>-<8 hex>.tar.gz`: the commit and config id of a snapshot file in snapshots/ by name alone. */
+/** `<40 hex>-<8 hex>.tar.gz`: the commit and config id of a snapshot file in the snapshot folder by name alone. */
 export const ARTIFACT_RE = /^([0-9a-f]{40})-([0-9a-f]{8})\.tar\.gz$/;
 
 /**

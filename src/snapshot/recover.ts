@@ -6,7 +6,7 @@ import { restoreSnapshot } from './restore.js';
 
 /** What a reader that found no usable index did about it; answers carry it so the user knows. */
 export interface Recovery {
-  /** The snapshot restored (its id in snapshots/). */
+  /** The snapshot restored (its id in the snapshot folder). */
   snapshot: string;
   /** Why the live index could not be used. */
   reason: string;
@@ -21,7 +21,7 @@ const RECOVERABLE = new Set(['index_missing', 'index_corrupt']);
 
 /**
  * Promise 6 for readers: a missing or corrupt live index is restored from the newest snapshot of HEAD
- * or an ancestor in snapshots/ (verified, then caught up), but never from one that came with the
+ * or an ancestor in the snapshot folder (verified, then caught up), but never from one that came with the
  * repository's history (tracked in git) unless the user said so (nearestTrustedSnapshot). Returns null, leaving the caller to report
  * the original failure, when the failure is of another kind or there is no snapshot to use; a snapshot
  * that fails verification is reported together with the original failure.

@@ -26,7 +26,7 @@ export interface RestoreOptions {
   ref?: string;
   /** The commit to restore for (default HEAD): its snapshot or its nearest ancestor's is taken. */
   forCommit?: string;
-  /** The snapshot folder (default `snapshots/` in the repository). */
+  /** The snapshot folder (default: snapshots.dir of the configuration, .codegraph/snapshots). */
   dir?: string;
   /** Bring the restored index up to date with the working tree afterwards (default true). */
   catchUp?: boolean;

@@ -55,6 +55,28 @@ export interface SecretRow {
   fingerprint: string;
 }
 
+export const FILE_LISTS = ['partial', 'skipped'] as const;
+export type FileList = (typeof FILE_LISTS)[number];
+
+export interface ListedFile {
+  path: string;
+  isDir: boolean;
+  /** partial: syntax errors; skipped: the walk's or the extractor's reason (ignored, vendored, build_output, too_large, secret, …). */
+  reason: string;
+  detail: string | null;
+}
+
+/** The files behind status's counts: those parsed with syntax errors, or every skipped path (directories once). */
+export function listFiles(db: Database.Database, which: FileList): ListedFile[] {
+  if (which === 'partial') {
+    return (db.prepare('SELECT path, error_count FROM files WHERE partial = 1 ORDER BY path').all() as { path: string; error_count: number }[])
+      .map((r) => ({ path: r.path, isDir: false, reason: 'partial', detail: `${r.error_count} syntax error region${r.error_count === 1 ? '' : 's'}` }));
+  }
+  return (db.prepare('SELECT path, reason, detail, is_dir FROM skipped ORDER BY path').all() as
+    { path: string; reason: string; detail: string | null; is_dir: number }[])
+    .map((r) => ({ path: r.path, isDir: r.is_dir === 1, reason: r.reason, detail: r.detail }));
+}
+
 export function indexStatus(db: Database.Database, root: string): IndexStatus {
   const meta = readMeta(db);
   const group = (sql: string) => Object.fromEntries((db.prepare(sql).raw().all() as [string, number][]));
