@@ -11,6 +11,7 @@ import { taskText } from './boilerplate.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
+import { passesFilter, type FilterType } from '../extract/documents/formats.js';
 
 /**
  * `cg query`: the places an agent needs for a task, within a token budget, each with a reason and a
@@ -48,6 +49,8 @@ export interface QueryInput {
   preset?: RankingPreset;
   /** For the evaluation's sweeps: the hybrid preset's vector weight. */
   vectorWeight?: number;
+  /** Code, documents (Markdown, YAML, JSON, PDF, text) or both (the default). */
+  filterType?: FilterType;
 }
 
 /** One entry of the answer (field names as in the PRD §6 contract). */
@@ -109,7 +112,10 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   validateQuery(input);
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const { ranked, preset, warnings, text } = await rankCandidates(db, root, input);
+  const ranked0 = await rankCandidates(db, root, input);
+  const { preset, warnings, text } = ranked0;
+  const keep = typeFilter(db, input.filterType);
+  const ranked = ranked0.ranked.filter((f) => keep(f.fileId));
   const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
@@ -126,7 +132,7 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   regions.push(...signalRegions(db, input.signals ?? []));
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
-  regions = dedupe(regions).sort((a, b) => b.score - a.score);
+  regions = dedupe(regions).filter((r) => keep(r.fileId)).sort((a, b) => b.score - a.score);
   return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
 }
 
@@ -150,6 +156,13 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
   const fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
   return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text };
+}
+
+/** Which files a filter_type keeps (by the file's language: document formats are documents). */
+function typeFilter(db: Database.Database, filter: FilterType | undefined): (fileId: number) => boolean {
+  if (!filter || filter === 'all') return () => true;
+  const language = db.prepare('SELECT language FROM files WHERE id = ?').pluck();
+  return (fileId) => passesFilter((language.get(fileId) as string | undefined) ?? '', filter);
 }
 
 /** Calls and tests are followed from the best place of each of the best files, not only from the best file. */

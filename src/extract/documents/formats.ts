@@ -1,0 +1,48 @@
+/**
+ * Document formats: files indexed beside code, as units of their own (Markdown sections, YAML/JSON key
+ * paths, PDF pages, paragraphs of plain text, `.env` key names). Their "language" in the index is the
+ * format id, so every unit has a type: a file whose language is a document format is a document.
+ */
+export const DOCUMENT_FORMATS = ['markdown', 'yaml', 'json', 'pdf', 'text', 'env'] as const;
+export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
+export type UnitType = 'code' | 'document';
+export const FILTER_TYPES = ['all', 'code', 'documents'] as const;
+export type FilterType = (typeof FILTER_TYPES)[number];
+
+const BY_EXTENSION: Record<string, DocumentFormat> = {
+  '.md': 'markdown', '.markdown': 'markdown', '.mdx': 'markdown',
+  '.yaml': 'yaml', '.yml': 'yaml',
+  '.json': 'json',
+  '.pdf': 'pdf',
+  '.txt': 'text', '.rst': 'text', '.adoc': 'text',
+  '.env': 'env',
+};
+
+/** Files that are data for tools, not documents for readers: lockfiles and source maps. */
+const NOT_DOCUMENTS = /^(package-lock\.json|npm-shrinkwrap\.json|composer\.lock|yarn\.lock|pnpm-lock\.yaml|Pipfile\.lock|poetry\.lock|.*\.map|.*\.min\.json|CMakeLists\.txt|requirements.*\.txt|robots\.txt|LICENSE.*|COPYING.*)$/i;
+
+/** The document format of a file name, or null. `.env`, `.env.local`, `prod.env` are env files. */
+export function documentFormatOf(fileName: string): DocumentFormat | null {
+  const base = fileName.slice(fileName.lastIndexOf('/') + 1);
+  if (NOT_DOCUMENTS.test(base)) return null;
+  if (/^\.env(\.[\w.-]+)?$/i.test(base)) return 'env';
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return null;
+  return BY_EXTENSION[base.slice(dot).toLowerCase()] ?? null;
+}
+
+const FORMATS: ReadonlySet<string> = new Set(DOCUMENT_FORMATS);
+
+export function isDocumentFormat(language: string): language is DocumentFormat {
+  return FORMATS.has(language);
+}
+
+export function unitType(language: string): UnitType {
+  return FORMATS.has(language) ? 'document' : 'code';
+}
+
+/** Whether a unit of this language passes a filter_type. */
+export function passesFilter(language: string, filter: FilterType | undefined): boolean {
+  if (!filter || filter === 'all') return true;
+  return (unitType(language) === 'document') === (filter === 'documents');
+}
