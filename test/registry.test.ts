@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, runCg, tempDir } from './helpers.js';
+import { ADDON, CLIENT, CORE } from './registry-fixtures.js';
 import { openRegistry, type RegistryDb } from '../src/registry/db.js';
 import { cgHome } from '../src/registry/home.js';
 import { addMembers, addProject, listCollections, listProjects, removeProject, requireProject } from '../src/registry/projects.js';
@@ -20,44 +21,6 @@ import { hookMatch, routeMatch } from '../src/registry/crossrefs/match.js';
  * by the test, indexed by the real indexer: projects, collections, manifests, the job queue, federated
  * search/symbols/references/impact, and cross-project hooks and routes.
  */
-const CORE = {
-  'includes/init.php': `<?php
-function pum_init() {
-    do_action( 'pum_init' );
-    $type = 'popup';
-    do_action( "pum_{$type}_loaded", $type );
-    return apply_filters( 'pum_popup_settings', array() );
-}
-function pum_get_popup( $id ) {
-    return pum_init();
-}
-class PUM_REST {
-    public function register_routes() {
-        register_rest_route( 'pum/v1', '/popups/(?P<id>\\d+)', array( 'methods' => 'GET', 'callback' => array( $this, 'get_popup' ) ) );
-    }
-}
-`,
-};
-const ADDON = {
-  'addon.php': `<?php
-function pum_addon_setup() {
-    add_action( 'pum_init', 'pum_addon_boot' );
-    add_filter( 'pum_popup_settings', 'pum_addon_settings' );
-    add_action( 'pum_popup_loaded', 'pum_addon_loaded' );
-}
-function pum_addon_boot() { pum_addon_setup(); }
-function pum_addon_settings( $s ) { return $s; }
-`,
-};
-const CLIENT = {
-  'src/api.ts': `export async function loadPopup(id: number) {
-  const res = await fetch(\`/wp-json/pum/v1/popups/\${id}\`);
-  return res.json();
-}
-export function unrelated() { return fetch('/static/logo.png'); }
-`,
-};
-
 let home: string;
 let db: RegistryDb;
 const roots: Record<string, string> = {};

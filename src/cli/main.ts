@@ -16,6 +16,7 @@ import { registerServe } from './commands/serve-cmd.js';
 import { registerImpact } from './commands/impact-cmd.js';
 import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 import { registerAudit, registerCollection, registerProject, registerScope } from './commands/registry-cmd.js';
+import { registerAgent } from './commands/agent-cmd.js';
 
 const program = new Command();
 program
@@ -47,6 +48,7 @@ registerProject(program);
 registerCollection(program);
 registerScope(program);
 registerAudit(program);
+registerAgent(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,

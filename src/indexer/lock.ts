@@ -14,6 +14,12 @@ export interface WriterLock {
  */
 export function acquireWriterLock(root: string): WriterLock {
   const file = path.join(cgDir(root), 'writer.lock');
+  return acquirePidLock(file, (pid) => new CgError('index_busy', `Another cg process (pid ${pid}) is writing the index of ${root}`,
+    `Wait for it to finish. If no cg process is running, delete ${file}.`));
+}
+
+/** A lock file naming its owner process; one left by a dead process is taken over. `busy` explains a live owner. */
+export function acquirePidLock(file: string, busy: (pid: number) => CgError): WriterLock {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -31,10 +37,7 @@ export function acquireWriterLock(root: string): WriterLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = readOwner(file);
-      if (owner && owner.host === os.hostname() && isAlive(owner.pid)) {
-        throw new CgError('index_busy', `Another cg process (pid ${owner.pid}) is writing the index of ${root}`,
-          `Wait for it to finish. If no cg process is running, delete ${file}.`);
-      }
+      if (owner && owner.host === os.hostname() && isAlive(owner.pid)) throw busy(owner.pid);
       fs.rmSync(file, { force: true }); // stale: its owner is gone
     }
   }

@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors.js';
+import { CgError, errorMessage } from '../errors.js';
 import { indexRepository, type IndexResult } from '../indexer/update.js';
 import type { RegistryDb } from './db.js';
 import { claimJob, enqueueJob, finishJob, type Job, type JobMode } from './jobs.js';
@@ -30,6 +30,13 @@ export async function runJob(db: RegistryDb, job: Job): Promise<JobOutcome> {
     finishJob(db, job.id, null);
     return { job, result, error: null, durationMs: Math.round(performance.now() - started) };
   } catch (err) {
+    if (err instanceof CgError && err.code === 'index_busy') {
+      // Another writer (a hook's applier, `cg update`) holds the project: it applies every pending change before it
+      // lets go, so this job's work is being done. The project's state is left as that writer leaves it.
+      setProjectStatus(db, project.id, project.status, { error: project.lastError });
+      finishJob(db, job.id, null);
+      return { job, result: null, error: null, durationMs: Math.round(performance.now() - started) };
+    }
     const error = errorMessage(err);
     setProjectStatus(db, project.id, 'failed', { error });
     finishJob(db, job.id, error);

@@ -107,7 +107,8 @@ function jobJson(o: JobOutcome) {
 
 function jobLine(o: JobOutcome): string {
   if (o.error) return `${o.job.project}: failed: ${o.error}`;
-  const r = o.result!;
+  const r = o.result;
+  if (!r) return `${o.job.project}: another cg process is writing its index and applies the changes`;
   return `${o.job.project}: ${r.mode === 'none' ? 'up to date' : `${r.mode} index`}, ${plural(r.files, 'file')}, ${plural(r.symbols, 'symbol')} (${formatDuration(o.durationMs)})`;
 }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CgError } from '../../errors.js';
 import { DEFAULT_IDLE_RELEASE_SECONDS } from '../../mcp/idle.js';
 import { findRoot } from '../../repo/root.js';
+import { parseIntInRange } from '../args.js';
 
 export function registerServe(program: Command): void {
   program
@@ -12,7 +13,15 @@ export function registerServe(program: Command): void {
     .option('--no-warm', 'do not load the tokenizer and embedding model at start (lower idle memory; the first query pays)')
     .option('--idle-release <seconds>', 'after this many seconds without a request, give back the token encoding and the '
       + 'embedding model (~140 MiB; the next query reloads them in ~0.3 s); 0 keeps them', String(DEFAULT_IDLE_RELEASE_SECONDS))
-    .action(async (dir: string | undefined, opts: { warm: boolean; idleRelease: string }) => {
+    .option('--registry', 'registry mode over stdio: every registered project, each call checked against a session (CG_SESSION, or session_id)')
+    .option('--http <port>', 'registry mode over MCP Streamable HTTP on 127.0.0.1:PORT, for many agents at once (0 picks a free port)')
+    .action(async (dir: string | undefined, opts: { warm: boolean; idleRelease: string; registry?: boolean; http?: string }) => {
+      if (opts.registry || opts.http !== undefined) {
+        if (dir) throw new CgError('usage', 'Registry mode serves every registered project; it takes no path', 'Register projects with `cg project add PATH`.');
+        const { serveRegistry } = await import('../../registry/agent.js');
+        await serveRegistry({ http: opts.http === undefined ? null : parseIntInRange('--http', opts.http, 0, 65535), watch: false, stdio: !!opts.registry });
+        return;
+      }
       const seconds = Number(opts.idleRelease);
       if (!/^\d+(\.\d+)?$/.test(opts.idleRelease) || !Number.isFinite(seconds)) {
         throw new CgError('usage', `--idle-release takes a number of seconds, not "${opts.idleRelease}"`,
