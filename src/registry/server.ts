@@ -104,7 +104,8 @@ async function callTool(opts: RegistryServerOptions, byName: Map<string, Registr
     record('error', null, 'invalid arguments');
     return failure(makeError('invalid_input', `Invalid arguments for ${name}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, undefined, { issues }));
   }
-  const projects = projectsInScope(db, scope).map((id) => projectById(db, id)).filter((p): p is Project => !!p);
+  const projects = projectsInScope(db, scope).map((id) => projectById(db, id)).filter((p): p is Project => !!p)
+    .sort((a, b) => a.name.localeCompare(b.name));
   try {
     const res = await tool.run(parsed.data, { db, pool: opts.pool, scope, projects, kick: opts.kick });
     record('ok', res.count, detailOf(parsed.data));
