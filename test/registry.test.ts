@@ -199,6 +199,11 @@ describe('string-literal finder', () => {
       .toEqual(['uses POST /*/api/users', 'uses - /*/api/users/*', 'uses GET /api/items']);
     expect(routes('c.py', "requests.get(f'{base}/api/items/{i}')")).toEqual(['uses GET /*/api/items/*']);
     expect(routes('c.js', "apiFetch( { path: '/pum/v1/popups' } ); $.ajax({ url: ajaxurl });")).toEqual(['uses - /wp-json/pum/v1/popups']);
+    // TypeScript type arguments before the call, wrapper clients, superagent's del, Flask's tuple of methods.
+    expect(routes('a.ts', "this.http.get<{ article: Article }>(`/articles/${slug}`); this.apiService.post('/users', {});"))
+      .toEqual(['uses GET /articles/*', 'uses POST /users']);
+    expect(routes('agent.js', "requests.del(`/articles/${slug}`); articles.get(slug);")).toEqual(['uses DELETE /articles/*']);
+    expect(routes('v.py', "@blueprint.route('/api/articles/<slug>', methods=('DELETE',))\ndef d(slug): pass")).toEqual(['provides DELETE /api/articles/*']);
   });
 
   it('computes string values and normalises routes', () => {
@@ -218,6 +223,7 @@ describe('string-literal finder', () => {
     expect(routeMatch('/*/users/*', null, '/api/users/*', null)).toBe(0.5);
     expect(routeMatch('/*/v1/users', null, '/api/v1/users', null)).toBe(0.8);
     expect(routeMatch('/api/users', null, '/users', null)).toBe(0.4);
+    expect(routeMatch('/articles/*/comments', 'GET', '/api/articles/*/comments', 'GET')).toBe(0.6);   // relative to an API root
     expect(routeMatch('/*/api/v1', null, '/api/v1', null)).toBe(0);         // nothing specific agrees
     expect(routeMatch('/api/orders', null, '/api/users', null)).toBe(0);
   });

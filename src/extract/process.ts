@@ -10,6 +10,9 @@ import { extractSource } from './extract.js';
 import { fileTerms } from '../retrieve/terms.js';
 import { generatedReason, isBinary, minifiedReason } from './filters.js';
 import type { FileOutcome, SkippedOutcome } from './types.js';
+import { isDocumentFormat, maxBytesFor, type DocumentFormat } from './documents/formats.js';
+import { extractDocument } from './documents/extract.js';
+import { keepPdfText } from './documents/view.js';
 
 export interface FileJob {
   path: string; // repo-relative POSIX
@@ -50,8 +53,10 @@ export async function processFile(job: FileJob, opts: ProcessOptions, allow: All
   } catch (err) {
     return skip('unreadable', errorMessage(err));
   }
-  if (buf.length > opts.maxFileBytes) return skip('too_large', `${buf.length} bytes`, null, buf.length);
+  if (buf.length > maxBytesFor(job.language, opts.maxFileBytes)) return skip('too_large', `${buf.length} bytes`, null, buf.length);
   const hash = createHash('sha256').update(buf).digest('hex');
+  // A PDF is binary: its text comes from the document extractor.
+  if (job.language === 'pdf') return documentOutcome(job, opts, allow, buf, hash, null, [], skip);
   if (isBinary(buf)) return skip('binary', 'contains NUL bytes', hash, buf.length);
 
   const warnings: string[] = [];
@@ -68,12 +73,9 @@ export async function processFile(job: FileJob, opts: ProcessOptions, allow: All
   if (minified) return skip('minified', minified, hash, buf.length);
   const generated = generatedReason(text);
   if (generated) return skip('generated', generated, hash, buf.length);
-  if (opts.secretsEnabled) {
-    const secrets = scanSecrets(job.path, text, allow);
-    if (secrets.length) {
-      return { ...skip('secret', secrets.map((s) => `${s.rule} at line ${s.line}`).join('; '), hash, buf.length), secrets };
-    }
-  }
+  if (isDocumentFormat(job.language)) return documentOutcome(job, opts, allow, buf, hash, text, warnings, skip);
+  const secret = secretSkip(job, opts, allow, text, hash, buf.length, skip);
+  if (secret) return secret;
   try {
     const lang = await loadLanguage(languageById(job.language));
     const extract = extractSource(lang, job.path, text);
@@ -82,4 +84,32 @@ export async function processFile(job: FileJob, opts: ProcessOptions, allow: All
   } catch (err) {
     return skip('parse_failed', errorMessage(err), hash, buf.length);
   }
+}
+
+type Skip = (reason: SkippedOutcome['reason'], detail: string, hash?: string | null, size?: number) => SkippedOutcome;
+
+/** The secret scan (promise 5) on the text that would be stored: a finding keeps the whole file out. */
+function secretSkip(job: FileJob, opts: ProcessOptions, allow: Allowlist, text: string, hash: string, size: number, skip: Skip): SkippedOutcome | null {
+  if (!opts.secretsEnabled) return null;
+  const secrets = scanSecrets(job.path, text, allow);
+  return secrets.length ? { ...skip('secret', secrets.map((s) => `${s.rule} at line ${s.line}`).join('; '), hash, size), secrets } : null;
+}
+
+/**
+ * A document: units from the document extractor, scanned for secrets in the text the index would keep
+ * (a .env file's view has no values: its keys alone are scanned), terms from that same text.
+ */
+async function documentOutcome(job: FileJob, opts: ProcessOptions, allow: Allowlist, buf: Buffer, hash: string, text: string | null,
+  warnings: string[], skip: Skip): Promise<FileOutcome> {
+  let doc;
+  try {
+    doc = await extractDocument(job.language as DocumentFormat, job.path, buf, text);
+  } catch (err) {
+    return skip('parse_failed', errorMessage(err), hash, buf.length);
+  }
+  const secret = secretSkip(job, opts, allow, doc.text, hash, buf.length, skip);
+  if (secret) return secret;
+  if (job.language === 'pdf') keepPdfText(opts.root, hash, doc.text);
+  doc.extract.terms = fileTerms(job.path, doc.text, doc.extract.symbols);
+  return { status: 'indexed', path: job.path, size: buf.length, hash, warnings, extract: doc.extract };
 }

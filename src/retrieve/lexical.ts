@@ -26,7 +26,7 @@ const COLLECTIONS = {
   units: {
     postings: 'unit_terms', key: 'symbol_id',
     docs: `SELECT s.id AS k, s.tokens AS len FROM symbols s JOIN files f ON f.id = s.file_id
-      WHERE f.is_test = 0 AND s.kind IN ('function', 'method')`,
+      WHERE f.is_test = 0 AND s.kind IN ('function', 'method', 'section', 'key')`,
   },
 } satisfies Record<string, Collection>;
 

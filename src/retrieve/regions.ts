@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { readableText } from '../extract/documents/view.js';
 import { symbolsWhere, type SymbolInfo } from '../store/queries.js';
 import { queryTerms, type RankedFile } from './rank.js';
 import { tokenize } from './tokenize.js';
@@ -87,11 +86,8 @@ export function excerptOf(root: string, r: { path: string; startLine: number; en
 
 /** A file's lines, or null when it cannot be read (gone since it was indexed, unreadable). */
 export function fileLines(root: string, relPath: string): string[] | null {
-  try {
-    return fs.readFileSync(path.join(root, relPath), 'utf8').split('\n');
-  } catch {
-    return null;
-  }
+  // Documents are shown as the index sees them: a PDF's extracted text, a .env file's keys without values.
+  return readableText(root, relPath)?.split('\n') ?? null;
 }
 
 export function excerptFromLines(lines: string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {

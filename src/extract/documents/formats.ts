@@ -46,3 +46,11 @@ export function passesFilter(language: string, filter: FilterType | undefined): 
   if (!filter || filter === 'all') return true;
   return (unitType(language) === 'document') === (filter === 'documents');
 }
+
+/** PDFs carry fonts and images beside their text: a 50-page manual is easily several megabytes. */
+const PDF_MAX_BYTES = 32_000_000;
+
+/** The size limit for a file of this language (or document format): maxFileBytes, larger for PDFs. */
+export function maxBytesFor(language: string, maxFileBytes: number): number {
+  return language === 'pdf' ? Math.max(maxFileBytes, PDF_MAX_BYTES) : maxFileBytes;
+}

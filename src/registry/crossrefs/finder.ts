@@ -34,6 +34,8 @@ const HOOK_PROVIDERS = new Set(['do_action', 'do_action_ref_array', 'do_action_d
 const HOOK_USERS = new Set(['add_action', 'add_filter', 'remove_action', 'remove_filter', 'has_action', 'has_filter', 'remove_all_actions',
   'remove_all_filters', 'addAction', 'addFilter', 'removeAction', 'removeFilter', 'hasAction', 'hasFilter']);
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+/** Client helpers' method names that are not HTTP verbs as written (superagent's del). */
+const METHOD_ALIASES: Record<string, string> = { del: 'DELETE' };
 
 /** Extensions the pass reads; other files (documents, stylesheets) hold no such calls. */
 const CODE = /\.(php|phtml|inc|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|py|go|java|kt|swift|rb)$/i;
@@ -47,7 +49,8 @@ export function findStringSites(path: string, text: string): StringSite[] {
   const lines = lineStarts(text);
   const lineOf = (i: number) => lineAt(lines, i);
   // One scan over identifiers followed by `(`; each known call has its arguments read from there.
-  const CALL = /(@?)((?:[A-Za-z_$][\w$]*(?:\s*(?:\.|->|::|\?\.)\s*))*)([A-Za-z_$][\w$]*)\s*\(/g;
+  // TypeScript type arguments may stand between the name and `(`: this.http.get<{ user: User }>('/user').
+  const CALL = /(@?)((?:[A-Za-z_$][\w$]*(?:\s*(?:\.|->|::|\?\.)\s*))*)([A-Za-z_$][\w$]*)\s*(?:<[^()<>;]*(?:<[^()<>;]*>[^()<>;]*)*>\s*)?\(/g;
   for (let m = CALL.exec(text); m; m = CALL.exec(text)) {
     const decorator = m[1] === '@';
     const receiver = m[2].replace(/\s+/g, '').replace(/(\.|->|::|\?\.)$/, '');
@@ -147,7 +150,7 @@ interface ClientCall {
 
 function clientCall(receiver: string, fn: string, path: string): ClientCall | null {
   const lower = fn.toLowerCase();
-  const method = HTTP_METHODS.has(lower) ? lower.toUpperCase() : null;
+  const method = HTTP_METHODS.has(lower) ? lower.toUpperCase() : METHOD_ALIASES[lower] ?? null;
   if (!receiver && fn === 'fetch') return { argIndex: 0, method: null, confidence: 0.9 };
   if (!receiver && fn === 'axios') return { argIndex: 0, method: null, confidence: 0.9 };
   if (receiver === 'axios' && (method || lower === 'request')) return { argIndex: 0, method, confidence: 0.9 };
@@ -165,7 +168,8 @@ function clientCall(receiver: string, fn: string, path: string): ClientCall | nu
   if (/^(requests|httpx|session|client|self\.client|self\.session)$/.test(receiver) && /\.py$/.test(path) && method) {
     return { argIndex: 0, method, confidence: 0.8 };
   }
-  if (method && /^(\$?this\.)?(http|httpClient|\$http|api|client|apiClient|request|agent|superagent|ky|got|instance|axiosInstance|\w*[Aa]pi|\w*[Cc]lient)$/.test(receiver)) {
+  // Wrappers around an HTTP client (this.http, apiService, requests, client): only URL-looking first arguments count (urlValue).
+  if (method && /^(\$?this\.)?(\$?http\w*|\w*[Aa]pi\w*|\w*[Cc]lient|requests?|agent|superagent|ky|got|instance|axiosInstance|\w*[Ss]ervice)$/.test(receiver)) {
     return { argIndex: 0, method, confidence: 0.7 };
   }
   if (/^URL$/.test(fn) && /\.swift$/.test(path)) return { argIndex: -1, key: 'string', method: null, confidence: 0.6 };
@@ -339,7 +343,8 @@ function restMethod(text: string, at: number): string | null {
 
 function flaskMethods(text: string, at: number): string | null {
   const rest = text.slice(at, at + 300);
-  const m = /^[^)]*methods\s*=\s*\[\s*['"](\w+)['"]\s*\]/.exec(rest);
+  // methods=['PUT'] or methods=('PUT',): one method; several, or none written, mean any.
+  const m = /^[^)]*methods\s*=\s*[[(]\s*['"](\w+)['"]\s*,?\s*[\])]/.exec(rest);
   return m ? m[1].toUpperCase() : null;
 }
 

@@ -22,8 +22,9 @@ const GENERIC = new Set(['api', 'rest', 'wp-json', 'v1', 'v2', 'v3', 'v4', 'json
  * A client URL against a declared route (both from normalizeRoute). The full path equal segment by
  * segment (`*` matching one segment) is 1; a client URL with an unknown base (`${API}/users/*`)
  * matched against the route's tail is 0.8 with two or more specific segments, 0.5 with one; a route
- * mounted under a prefix the declaration does not show (client `/api/users`, route `/users`) is 0.6 or
- * 0.4. At least one specific (non-generic) segment must agree literally, and known methods must agree.
+ * mounted under a prefix the declaration does not show (client `/api/users`, route `/users`), or a
+ * client path relative to an API root kept elsewhere (client `/users`, route `/api/users`), is 0.6
+ * with two or more specific segments, 0.4 with one. At least one specific (non-generic) segment must agree literally, and known methods must agree.
  */
 export function routeMatch(client: string, clientMethod: string | null, route: string, routeMethod: string | null): number {
   if (clientMethod && routeMethod && clientMethod !== routeMethod) return 0;
@@ -40,7 +41,8 @@ export function routeMatch(client: string, clientMethod: string | null, route: s
     const lit = aligned(cl, r.slice(r.length - cl.length));
     if (lit === null || !lit.specific) return 0;
     if (unknownPrefix) return lit.literal >= 2 ? 0.8 : 0.5;
-    return 0;
+    // A path relative to an API root held elsewhere (agent.get('/articles') with API_ROOT = '…/api').
+    return lit.literal >= 2 ? 0.6 : 0.4;
   }
   if (cl.length > r.length && !unknownPrefix) {
     const lit = aligned(cl.slice(cl.length - r.length), r);
