@@ -218,6 +218,8 @@ describe('string-literal finder', () => {
     expect(hookMatch('a_b', 'a_b')).toBe(1);
     expect(hookMatch('pum_popup_loaded', 'pum_*_loaded')).toBe(0.6);
     expect(hookMatch('x', 'p*')).toBe(0);
+    expect(hookMatch('cmb2_override_*_meta_save', 'cmb2_override_*_meta_save')).toBe(0.6);
+    expect(hookMatch('cmb2_override_*_meta_save', 'cmb2_override_*_meta_value')).toBe(0);
     expect(routeMatch('/api/users/*', 'GET', '/api/users/*', 'GET')).toBe(1);
     expect(routeMatch('/api/users/*', 'POST', '/api/users/*', 'GET')).toBe(0);
     expect(routeMatch('/*/users/*', null, '/api/users/*', null)).toBe(0.5);

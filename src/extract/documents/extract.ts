@@ -264,7 +264,8 @@ function env(relPath: string, text: string): DocumentExtract {
 /** PDF text (unpdf, Mozilla's pdf.js): one unit per page, named by its first line; the text is the pages joined. */
 async function pdf(relPath: string, buf: Buffer): Promise<DocumentExtract> {
   const { extractText, getDocumentProxy } = await import('unpdf');
-  const doc = await getDocumentProxy(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
+  // verbosity 0: errors only. pdf.js otherwise prints warnings about damaged streams on stdout, where --json answers go.
+  const doc = await getDocumentProxy(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), { verbosity: 0 });
   let pages: string[];
   try {
     const res = await extractText(doc, { mergePages: false });

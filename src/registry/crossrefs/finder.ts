@@ -50,7 +50,7 @@ export function findStringSites(path: string, text: string): StringSite[] {
   const lineOf = (i: number) => lineAt(lines, i);
   // One scan over identifiers followed by `(`; each known call has its arguments read from there.
   // TypeScript type arguments may stand between the name and `(`: this.http.get<{ user: User }>('/user').
-  const CALL = /(@?)((?:[A-Za-z_$][\w$]*(?:\s*(?:\.|->|::|\?\.)\s*))*)([A-Za-z_$][\w$]*)\s*(?:<[^()<>;]*(?:<[^()<>;]*>[^()<>;]*)*>\s*)?\(/g;
+  const CALL = /(@?)((?:[A-Za-z_$][\w$]*(?:\s*(?:\.|->|::|\?\.)\s*))*)([A-Za-z_$][\w$]*)\s*(?:<[^()<>]*(?:<[^()<>]*>[^()<>]*)*>\s*)?\(/g;
   for (let m = CALL.exec(text); m; m = CALL.exec(text)) {
     const decorator = m[1] === '@';
     const receiver = m[2].replace(/\s+/g, '').replace(/(\.|->|::|\?\.)$/, '');

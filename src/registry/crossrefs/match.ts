@@ -4,9 +4,12 @@
  * an edge's weight is that times the lower of the two sites' confidences.
  */
 
-/** Hook names: equal (1), or equal where one side has a computed part (`pum_*_init`, 0.6). */
+/**
+ * Hook names: equal (1); equal where one side has a computed part (`pum_*_init`), or both the same
+ * pattern (`cmb2_override_*_meta_save` fired and hooked with a field id each), 0.6.
+ */
 export function hookMatch(use: string, provide: string): number {
-  if (use === provide) return 1;
+  if (use === provide) return use.includes('*') ? 0.6 : 1;
   if (!use.includes('*') && !provide.includes('*')) return 0;
   if (use.includes('*') && provide.includes('*')) return 0;
   const [pattern, name] = use.includes('*') ? [use, provide] : [provide, use];
@@ -33,9 +36,11 @@ export function routeMatch(client: string, clientMethod: string | null, route: s
   const unknownPrefix = c[0] === '*';
   const cl = unknownPrefix ? c.slice(1) : c;
   if (!cl.length || !r.length) return 0;
-  if (!unknownPrefix && cl.length === r.length) {
+  if (cl.length === r.length) {
     const lit = aligned(cl, r);
-    if (lit !== null) return lit.specific ? 1 : 0;
+    if (lit === null || !lit.specific) return 0;
+    // With an unknown base the path may still be the whole route (the base is the scheme and host).
+    return unknownPrefix ? (lit.literal >= 2 ? 0.8 : 0.5) : 1;
   }
   if (cl.length < r.length) {
     const lit = aligned(cl, r.slice(r.length - cl.length));
@@ -50,6 +55,24 @@ export function routeMatch(client: string, clientMethod: string | null, route: s
     return lit.literal >= 2 ? 0.6 : 0.4;
   }
   return 0;
+}
+
+/**
+ * How closely a client URL and a route agree, to choose among several routes one URL matches: each
+ * segment equal as written counts 1, a parameter against a parameter 0.5 (so `/articles/*` prefers the
+ * route `/articles/{slug}` to `/articles/feed`, and `/articles/feed` the literal route).
+ */
+export function routeSpecificity(client: string, route: string): number {
+  const c = segments(client).filter((x, i) => !(i === 0 && x === '*'));
+  const r = segments(route);
+  let n = 0;
+  for (let i = 1; i <= Math.min(c.length, r.length); i++) {
+    const x = c[c.length - i];
+    const y = r[r.length - i];
+    if (x === '*' && y === '*') n += 0.5;
+    else if (x.toLowerCase() === y.toLowerCase()) n += 1;
+  }
+  return n;
 }
 
 function segments(p: string): string[] {

@@ -5,7 +5,7 @@ import { errorMessage } from '../../errors.js';
 import type { RegistryDb } from '../db.js';
 import type { Project } from '../projects.js';
 import { findStringSites, scansFile, type StringSite } from './finder.js';
-import { hookMatch, routeMatch } from './match.js';
+import { hookMatch, routeMatch, routeSpecificity } from './match.js';
 
 /** Files larger than this are not read for string literals (bundles, generated tables). */
 const MAX_SCAN_BYTES = 1_000_000;
@@ -112,19 +112,33 @@ function linkProject(db: RegistryDb, projectId: number): number {
       from_site, to_site, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const providers = indexBy(others.filter((s) => s.role === 'provides'));
   const users = indexBy(others.filter((s) => s.role === 'uses'));
-  let n = 0;
-  const link = (use: SiteRow, provide: SiteRow) => {
+  // Every match of a use, by provider project; only the closest ones per project become edges (a URL
+  // `/articles/feed` links to the route `/articles/feed`, not also to `/articles/{slug}`).
+  const matches = new Map<string, { use: SiteRow; provide: SiteRow; quality: number; closeness: number }[]>();
+  const consider = (use: SiteRow, provide: SiteRow) => {
     const quality = use.kind === 'hook' ? hookMatch(use.name, provide.name) : routeMatch(use.name, use.method, provide.name, provide.method);
     if (!quality) return;
-    const weight = Math.round(quality * Math.min(use.confidence, provide.confidence) * 100) / 100;
-    n += ins.run(use.project_id, use.symbol_id, provide.project_id, provide.symbol_id, use.kind === 'hook' ? 'hooks_into' : 'depends_on',
-      provide.name, use.id, provide.id, weight).changes;
+    const closeness = use.kind === 'hook' ? quality : routeSpecificity(use.name, provide.name);
+    const key = `${use.id}:${provide.project_id}`;
+    matches.set(key, [...(matches.get(key) ?? []), { use, provide, quality, closeness }]);
   };
   for (const s of mine) {
-    const candidates = s.role === 'uses' ? providers : users;
-    for (const other of candidatesFor(candidates, s)) {
-      if (s.role === 'uses') link(s, other);
-      else link(other, s);
+    if (s.role === 'uses') for (const p of candidatesFor(providers, s)) consider(s, p);
+    else for (const u of candidatesFor(users, s)) {
+      // The use may also match providers elsewhere in this project: they compete with this one.
+      for (const p of all.filter((x) => x.project_id === projectId && x.role === 'provides' && x.kind === u.kind)) consider(u, p);
+    }
+  }
+  let n = 0;
+  for (const list of matches.values()) {
+    const best = Math.max(...list.map((m) => m.closeness));
+    const seen = new Set<number>();
+    for (const { use, provide, quality, closeness } of list) {
+      if (closeness < best || seen.has(provide.id)) continue;
+      seen.add(provide.id);
+      const weight = Math.round(quality * Math.min(use.confidence, provide.confidence) * 100) / 100;
+      n += ins.run(use.project_id, use.symbol_id, provide.project_id, provide.symbol_id, use.kind === 'hook' ? 'hooks_into' : 'depends_on',
+        provide.name, use.id, provide.id, weight).changes;
     }
   }
   return n;
@@ -154,6 +168,6 @@ function indexBy(sites: SiteRow[]): SiteIndex {
 
 function candidatesFor(ix: SiteIndex, s: SiteRow): SiteRow[] {
   if (s.kind === 'route') return ix.routes;
-  if (s.name.includes('*')) return [...ix.byName.values()].flat();
+  if (s.name.includes('*')) return [...[...ix.byName.values()].flat(), ...ix.patterns];
   return [...(ix.byName.get(s.name) ?? []), ...ix.patterns];
 }
