@@ -1,6 +1,7 @@
 import { CgError, errorMessage } from '../errors.js';
 import { LiveIndex, type Snapshot } from '../store/live.js';
-import { runQuery, MAX_BUDGET } from '../retrieve/query.js';
+import { rankRegions, safeExcerpt, validateQuery } from '../retrieve/query.js';
+import { fileLines } from '../retrieve/regions.js';
 import { searchSymbols, findSymbolsByRef, type SymbolInfo } from '../store/queries.js';
 import { symbolReferences, type RefEntry } from '../graph/refs.js';
 import { blastRadius, type BlastRadius } from '../graph/blast.js';
@@ -147,16 +148,21 @@ export interface FederatedSearch {
 export async function federatedSearch(pool: IndexPool, projects: Project[], input: SearchInput): Promise<FederatedSearch> {
   const limit = input.limit;
   const per = await fanOut(pool, projects, async (snap, p) => {
-    const res = await runQuery(snap.db, snap.root, { text: input.query, snippets: true, maxRegions: limit, depth: 1,
-      budget: Math.min(MAX_BUDGET, 2000 * limit), filterType: input.filterType });
+    // The ranking of `cg query` without its token packing and graph expansion: the places themselves, best first.
+    validateQuery({ text: input.query });
+    const res = await rankRegions(snap.db, snap.root, { text: input.query, maxRegions: limit, depth: 0, filterType: input.filterType });
     const fresh = freshnessScore(snap.freshness.ageSeconds);
+    const top = res.regions[0]?.score || 1;
     const hits: SearchHit[] = [];
-    for (const e of res.files) {
-      const t = typeOfPath(e.path);
+    const texts = new Map<string, string[] | null>();
+    const linesOf = (f: string) => (texts.has(f) ? texts.get(f)! : texts.set(f, fileLines(snap.root, f)).get(f)!);
+    for (const r of res.regions) {
+      if (hits.length >= limit) break;
+      const t = typeOfPath(r.path);
       if (input.language && t.language !== input.language) continue;
-      hits.push({ id: `${p.name}:${e.path}:${e.line_range[0]}`, project: p.name, file_path: e.path, start_line: e.line_range[0],
-        end_line: e.line_range[1], symbol: e.symbol, kind: e.kind, content: e.excerpt, score: 0, rrf_score: 0, project_score: e.score,
-        rationale: e.rationale, type: t.type, language: t.language, freshness_score: fresh });
+      hits.push({ id: `${p.name}:${r.path}:${r.startLine}`, project: p.name, file_path: r.path, start_line: r.startLine, end_line: r.endLine,
+        symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file', content: safeExcerpt(r.path, linesOf(r.path), r),
+        score: 0, rrf_score: 0, project_score: round(r.score / top), rationale: r.rationale, type: t.type, language: t.language, freshness_score: fresh });
     }
     return { hits, warnings: res.warnings };
   });

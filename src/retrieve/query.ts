@@ -112,10 +112,7 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   validateQuery(input);
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const ranked0 = await rankCandidates(db, root, input);
-  const { preset, warnings, text } = ranked0;
-  const keep = typeFilter(db, input.filterType);
-  const ranked = ranked0.ranked.filter((f) => keep(f.fileId));
+  const { ranked, regions, preset, warnings } = await rankRegions(db, root, input);
   const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
@@ -126,6 +123,25 @@ export async function runQuery(db: Database.Database, root: string, input: Query
     return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false, truncated_by: null,
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
+  return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
+}
+
+export interface RankedRegions {
+  ranked: RankedFile[];
+  /** The places to show, best first, before any budget: the best files' regions, signalled places, and those the graph adds. */
+  regions: Region[];
+  preset: RankingPreset;
+  warnings: string[];
+}
+
+/** The ranking of `cg query` without the packing: files, then the places in them (federated search merges these). */
+export async function rankRegions(db: Database.Database, root: string, input: QueryInput): Promise<RankedRegions> {
+  const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
+  const ranked0 = await rankCandidates(db, root, input);
+  const { preset, warnings, text } = ranked0;
+  const keep = typeFilter(db, input.filterType);
+  const ranked = ranked0.ranked.filter((f) => keep(f.fileId));
+  if (!ranked.length) return { ranked, regions: [], preset, warnings };
   const top = ranked[0].score;
   let regions: Region[] = [];
   for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, text, f.score / top));
@@ -133,8 +149,16 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
   regions = dedupe(regions).filter((r) => keep(r.fileId)).sort((a, b) => b.score - a.score);
-  return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
+  return { ranked, regions, preset, warnings };
 }
+
+/** A place's lines for an answer, or null when they now look like a credential (the file may have changed since it was scanned). */
+export function safeExcerpt(path: string, lines: string[] | null, r: { startLine: number; endLine: number }): string | null {
+  const excerpt = lines && excerptFromLines(lines, r);
+  return excerpt && !scanSecrets(path, excerpt, NO_SECRETS_ALLOWED).length ? excerpt : null;
+}
+
+const NO_SECRETS_ALLOWED = Allowlist.empty();
 
 /**
  * Files ranked by the preset's fusion of full-text, vectors and the graph, then raised by execution
@@ -262,7 +286,6 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
   // A place left out for the budget means a larger budget would help, even when the place cap binds too.
   let skippedForBudget = false;
   let capped = false;
-  const noSecrets = Allowlist.empty();
   // Places of one file share its text; read it once per answer.
   const texts = new Map<string, string[] | null>();
   const linesOf = (p: string) => {
@@ -281,10 +304,7 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       skippedForBudget = true;
       break;
     }
-    const lines = snippets ? linesOf(r.path) : null;
-    let excerpt = lines && excerptFromLines(lines, r);
-    // The file may have changed since it was scanned: never hand out text that now looks like a credential.
-    if (excerpt && scanSecrets(r.path, excerpt, noSecrets).length) excerpt = null;
+    const excerpt = snippets ? safeExcerpt(r.path, linesOf(r.path), r) : null;
     const entry: QueryEntry = {
       path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
       signature: r.symbol?.signature || null, excerpt, score: round(r.score / top), rationale: r.rationale,
