@@ -117,7 +117,9 @@ describe('runQuery', () => {
     expect(res.files.length).toBeGreaterThan(0);
     expect(res.files[0].score).toBe(1);
     for (const e of res.files) {
-      expect(Object.keys(e).sort()).toEqual(['confidence', 'excerpt', 'kind', 'line_range', 'path', 'rationale', 'score', 'signature', 'symbol']);
+      expect(Object.keys(e).sort()).toEqual(['confidence', 'excerpt', 'kind', 'line_range', 'path', 'rationale', 'score', 'signature', 'sources', 'symbol',
+        'symbol_id']);
+      expect(e.sources.length).toBeGreaterThan(0);
       expect(e.confidence).toBeGreaterThanOrEqual(0);
       expect(e.confidence).toBeLessThanOrEqual(1);
       expect(e.line_range[0]).toBeLessThanOrEqual(e.line_range[1]);
@@ -180,10 +182,22 @@ describe('runQuery', () => {
     expect(res.files[0].path).toBe('shop/models.py');
   });
 
+  it('never keeps a lower-ranked place while a better one is left out: a smaller budget keeps a prefix', async () => {
+    const { db, root } = fixtureDb('python');
+    const text = 'apply a discount to the product price and save it';
+    const whole = await runQuery(db, root, { text, snippets: true, budget: 200_000 });
+    for (const budget of [150, 300, 600, 1200]) {
+      const res = await runQuery(db, root, { text, snippets: true, budget });
+      expect(res.tokens_used).toBeLessThanOrEqual(budget);
+      expect(res.files.map((e) => `${e.path}:${e.line_range[0]}`)).toEqual(whole.files.slice(0, res.files.length).map((e) => `${e.path}:${e.line_range[0]}`));
+      if (res.files.length < whole.files.length) expect(res.truncated_by).toBe('budget');
+    }
+  });
+
   it('rejects bad input with usage errors that say what to do', async () => {
     const { db, root } = fixtureDb('python');
     const bad = [{ text: '   ' }, { text: 'x'.repeat(20_001) }, { text: 'price', budget: 99 }, { text: 'price', budget: 200_001 },
-      { text: 'price', budget: 1.5 }, { text: 'price', depth: 4 }, { text: 'price', depth: -1 }];
+      { text: 'price', budget: 1.5 }, { text: 'price', depth: 5 }, { text: 'price', depth: -1 }];
     for (const input of bad) {
       const err = await runQuery(db, root, input).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CgError);

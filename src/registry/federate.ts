@@ -1,7 +1,7 @@
 import { CgError, errorMessage } from '../errors.js';
 import { LiveIndex, type Snapshot } from '../store/live.js';
-import { rankRegions, safeExcerpt, validateQuery } from '../retrieve/query.js';
-import { fileLines } from '../retrieve/regions.js';
+import { rankRegions, validateQuery } from '../retrieve/query.js';
+import { fileLines, safeExcerpt } from '../retrieve/regions.js';
 import { searchSymbols, findSymbolsByRef, type SymbolInfo } from '../store/queries.js';
 import { symbolReferences, type RefEntry } from '../graph/refs.js';
 import { blastRadius, type BlastRadius } from '../graph/blast.js';

@@ -1,9 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CG_VERSION } from '../indexer/build.js';
 import { CgError, errorMessage } from '../errors.js';
 import { makeError, toolError, type ToolError } from '../mcp/errors.js';
+import { checkArguments, closest } from '../mcp/strict.js';
 import type { RegistryDb } from './db.js';
 import type { IndexPool } from './federate.js';
 import { audit } from './audit.js';
@@ -90,19 +91,21 @@ async function callTool(opts: RegistryServerOptions, byName: Map<string, Registr
   }
   if (!tool) {
     record('error', null, 'unknown tool');
-    return failure(makeError('invalid_input', `There is no tool named "${String(name).slice(0, 100)}"`, `The tools are: ${[...byName.keys()].join(', ')}.`));
+    // MCP: an unknown tool is a protocol error, not a tool result (as in `cg serve`).
+    const near = closest(String(name), [...byName.keys()]);
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(name).slice(0, 100)}${near ? ` (did you mean ${near}?)` : ''}. `
+      + `The tools are: ${[...byName.keys()].join(', ')}.`);
   }
   if (LEVEL_RANK[scope.level] < NEEDS[tool.level]) {
     record('denied', null, `needs ${tool.level} scope`);
     return denial('forbidden', `${name} needs a ${tool.level} scope; this session has ${scope.level} scope`,
       tool.level === 'global' ? 'Admin tools are for the persistence agent.' : 'Ask the persistence agent for a collection scope to see links between projects.');
   }
-  const parsed = tool.schema.safeParse(args ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.') || (i.code === 'unrecognized_keys' ? (i as { keys?: string[] }).keys?.join(', ') ?? '(arguments)' : '(arguments)'),
-      message: i.message }));
+  // Promise 8, as in `cg serve`: an unknown argument is refused with the closest valid one.
+  const parsed = checkArguments(name, tool.schema, args);
+  if (!parsed.ok) {
     record('error', null, 'invalid arguments');
-    return failure(makeError('invalid_input', `Invalid arguments for ${name}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, undefined, { issues }));
+    return failure(makeError('invalid_input', parsed.message, undefined, { issues: parsed.issues }));
   }
   const projects = projectsInScope(db, scope).map((id) => projectById(db, id)).filter((p): p is Project => !!p)
     .sort((a, b) => a.name.localeCompare(b.name));

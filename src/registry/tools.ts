@@ -20,8 +20,8 @@ import { collectionMap, collectionMermaid, collectionText, crossRefs, CROSS_KIND
 
 /**
  * The CodeMem tools in registry mode (Appendix E): one server for many projects, every call under a
- * session's scope. Each tool is a strict zod schema (an unknown argument is an error, never dropped)
- * and a function over the registry and federation; `session_id` and `project` are accepted by every
+ * session's scope. Each tool is a zod schema (checked strictly by the server: an unknown argument is an
+ * error naming the closest valid one, as in `cg serve`) and a function over the registry and federation; `session_id` and `project` are accepted by every
  * tool that reads code. Who may call what (ADMIN: global scope; COLLECTION: collection or global) is
  * declared here and enforced by the server before the tool runs.
  */
@@ -90,7 +90,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     description: 'Hybrid search (full-text, meaning, graph) over every project in your scope, merged by reciprocal-rank fusion; '
       + 'each result names its project, file, lines, content, score, type (code or document) and freshness. Use it to find where '
       + 'something is done or documented when you do not know the project or file. filter_type picks code, documents or both.',
-    schema: z.strictObject({
+    schema: z.object({
       query: z.string().min(1).max(MAX_QUERY_CHARS).describe('natural-language query or code keyword'),
       limit: z.number().int().min(1).max(50).default(10).describe('max results (1-50, default 10)'),
       filter_type: z.enum(FILTER_TYPES).default('all').describe('all (default), code, or documents (Markdown, YAML, JSON, PDF, text)'),
@@ -109,7 +109,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     level: 'any',
     description: 'Functions, classes, methods and constants by name (glob or substring) in every project in your scope, each with '
       + 'its project, id, kind, file, line and signature. Use it to locate a definition you can name.',
-    schema: z.strictObject({
+    schema: z.object({
       query: z.string().min(1).max(512).default('*').describe('symbol name: glob (get_*), substring or qualified name; * for all'),
       kind: z.enum(SYMBOL_KINDS).nullable().optional().describe('only this kind'),
       language: z.string().max(40).nullable().optional().describe('only this language'),
@@ -130,7 +130,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     level: 'any',
     description: 'Callers and callees of a symbol in each project in scope that defines it; in a collection or global scope also the '
       + 'other projects that hook into the hooks it fires or call the routes it declares (cross_project). Use it before changing a function.',
-    schema: z.strictObject({
+    schema: z.object({
       ...symbolTarget,
       kind: z.enum(['calls', 'imports', 'extends', 'all']).default('all').describe('calls, extends (type hierarchy) or all'),
       direction: z.enum(['callers', 'callees', 'both']).default('both'),
@@ -153,7 +153,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     level: 'any',
     description: "One file's definitions, imports and exports, without its body. file_path is relative to the project root "
       + '(absolute paths inside it are accepted; anything outside it is refused). Give project when your scope has several.',
-    schema: z.strictObject({
+    schema: z.object({
       file_path: z.string().min(1).max(1024).describe('path relative to the project root'),
       project: projectArg,
       session_id: sessionArg,
@@ -177,7 +177,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     level: 'any',
     description: 'Impact of changing a symbol: direct and transitive callers, affected files and a risk level in its project; in a '
       + 'collection or global scope also the other projects that hook into or call it, and their callers.',
-    schema: z.strictObject({
+    schema: z.object({
       ...symbolTarget,
       depth: z.number().int().min(1).max(6).default(2).describe('levels of callers (1-6, default 2)'),
       use_graph: z.boolean().default(false).describe('accepted for the contract; the traversal always uses the call graph'),
@@ -198,7 +198,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     description: 'Where a WordPress hook, a REST route or a symbol links projects: each edge (from project/symbol/file/line, to '
       + 'project/symbol, kind hooks_into or depends_on, confidence) and every site that fires, hooks, declares or calls it. '
       + 'Collection and global scopes only.',
-    schema: z.strictObject({
+    schema: z.object({
       symbol_name: z.string().min(1).max(512).describe('hook name (pum_init), route (/wp-json/pum/v1/popups) or symbol'),
       kind: z.enum(CROSS_KINDS).default('all'),
       session_id: sessionArg,
@@ -214,7 +214,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     level: 'collection',
     description: 'The projects in your scope with their symbol counts and which others each hooks into or calls, as JSON, text or a '
       + 'Mermaid flowchart. Collection and global scopes only.',
-    schema: z.strictObject({
+    schema: z.object({
       visualization: z.enum(['json', 'text', 'mermaid']).default('json'),
       session_id: sessionArg,
     }),
@@ -230,7 +230,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     level: 'any',
     description: 'The projects in your scope: symbols, status (indexed, indexing, failed), last indexed, and queued jobs; with a '
       + 'global scope also totals and sessions. Call it first to learn which projects you can read.',
-    schema: z.strictObject({
+    schema: z.object({
       project: z.string().max(100).nullable().optional(),
       detailed: z.boolean().default(false),
       session_id: sessionArg,
@@ -266,7 +266,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     title: 'Register a project',
     level: 'global',
     description: 'Register a repository (absolute path) as a project and queue its indexing. Global scope only.',
-    schema: z.strictObject({
+    schema: z.object({
       path: z.string().min(1).max(4096).describe('absolute path to the repository root'),
       name: z.string().regex(NAME_PATTERN).describe('project name (letters, digits, . _ -)'),
       languages: z.array(z.string().max(40)).max(20).default([]),
@@ -287,7 +287,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     title: 'Create or change a collection',
     level: 'global',
     description: 'Create a collection, or add projects to one (by name). Global scope only.',
-    schema: z.strictObject({
+    schema: z.object({
       name: z.string().regex(NAME_PATTERN),
       projects: z.array(z.string().regex(NAME_PATTERN)).max(1000),
       description: z.string().max(1000).nullable().optional(),
@@ -306,7 +306,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     title: 'Re-index projects',
     level: 'global',
     description: 'Queue a full or incremental re-index of one project (or all); with async false (the default) wait for it. Global scope only.',
-    schema: z.strictObject({
+    schema: z.object({
       project: z.string().max(100).nullable().optional(),
       mode: z.enum(['full', 'incremental']).default('incremental'),
       async: z.boolean().default(false),
@@ -331,7 +331,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     level: 'global',
     description: `Create a scoped session (opaque UUID4, ${DEFAULT_LIFETIME_MINUTES} minutes by default) for a task agent: project scope lists `
       + 'projects, collection scope lists collections, global sees all. Hand the session_id to the agent. Global scope only.',
-    schema: z.strictObject({
+    schema: z.object({
       agent_id: z.string().min(1).max(200),
       level: z.enum(SCOPE_LEVELS as [string, ...string[]]),
       projects: z.array(z.string().max(100)).max(200).default([]),
@@ -349,7 +349,7 @@ export const REGISTRY_TOOLS: RegistryTool[] = [
     title: "Revoke an agent's sessions",
     level: 'global',
     description: "Revoke every session of an agent (or one, by revoke_session_id); the agent's next call is refused. Global scope only.",
-    schema: z.strictObject({
+    schema: z.object({
       agent_id: z.string().min(1).max(200).optional(),
       revoke_session_id: z.string().max(100).optional(),
       session_id: sessionArg,

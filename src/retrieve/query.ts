@@ -1,10 +1,8 @@
 import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
-import { Allowlist } from '../secrets/allowlist.js';
-import { scanSecrets } from '../secrets/scan.js';
-import { fileByPath, symbolsWhere } from '../store/queries.js';
+import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
-import { excerptFromLines, fileLines, regionsOf, type Region } from './regions.js';
+import { fileLines, regionsOf, safeExcerpt, type RankSource, type Region } from './regions.js';
 import { emptySignals, rankFiles, type RankedFile } from './rank.js';
 import { fuse } from './fusion.js';
 import { taskText } from './boilerplate.js';
@@ -23,6 +21,8 @@ export const MIN_BUDGET = 100;
 export const MAX_BUDGET = 200_000;
 export const MAX_QUERY_CHARS = 20_000;
 export const DEFAULT_MAX_REGIONS = 12;
+/** Hops of calls and tests to follow: 0-3 for the PRD's max_depth, 4 for Bombe's expansion_depth. */
+export const MAX_DEPTH = 4;
 
 /** A location from a stack trace, a failing test or a log line: the part of a SignalRef (src/retrieve/signals.ts) ranking uses. */
 export interface SignalLocation {
@@ -49,12 +49,18 @@ export interface QueryInput {
   preset?: RankingPreset;
   /** For the evaluation's sweeps: the hybrid preset's vector weight. */
   vectorWeight?: number;
+  /** Only files of these languages (as the index names them: python, typescript, ...). */
+  languages?: string[];
+  /** Symbols to start from whatever the words match (Bombe's entry_points): they rank first, and the graph is followed from them. */
+  entryPoints?: string[];
   /** Code, documents (Markdown, YAML, JSON, PDF, text) or both (the default). */
   filterType?: FilterType;
 }
 
 /** One entry of the answer (field names as in the PRD §6 contract). */
 export interface QueryEntry {
+  /** The symbol's id in the index (what symbols/references/impact take as symbol_id); null for a file's head. */
+  symbol_id: number | null;
   path: string;
   line_range: [number, number];
   symbol: string | null;
@@ -64,6 +70,8 @@ export interface QueryEntry {
   score: number;
   rationale: string;
   confidence: number;
+  /** What brought the place in: keyword, semantic, graph, signal (an execution signal) or named (an entry point). */
+  sources: RankSource[];
 }
 
 export interface QueryResponse {
@@ -81,6 +89,8 @@ export interface QueryResponse {
    */
   truncated_by: 'budget' | 'places' | null;
   total_candidates: number;
+  /** Places ranked before packing (the budget and the place cap decide how many of them are returned). */
+  total_places: number;
   stale_references: { path: string; line: number | null }[];
   /** The ranking preset used, and what it could not use (e.g. no vectors: the model is unavailable). */
   preset: RankingPreset;
@@ -105,30 +115,32 @@ export function validateQuery(input: QueryInput): void {
       `The default is ${DEFAULT_BUDGET}.`);
   }
   const depth = input.depth ?? 1;
-  if (!Number.isInteger(depth) || depth < 0 || depth > 3) throw new CgError('usage', `The depth must be 0 to 3, not ${depth}`, 'The default is 1.');
+  if (!Number.isInteger(depth) || depth < 0 || depth > MAX_DEPTH) throw new CgError('usage', `The depth must be 0 to ${MAX_DEPTH}, not ${depth}`, 'The default is 1.');
 }
 
 export async function runQuery(db: Database.Database, root: string, input: QueryInput): Promise<QueryResponse> {
   validateQuery(input);
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const { ranked, regions, preset, warnings } = await rankRegions(db, root, input);
+  const { ranked, named, regions, preset, warnings } = await rankRegions(db, root, input);
   const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
-  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> = {
+  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
     total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
-  if (!ranked.length) {
-    return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false, truncated_by: null,
+  if (!ranked.length && !named.length) {
+    return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: 0,
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
-  return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
+  return { ...base, status: 'ok', total_places: regions.length, ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
 }
 
 export interface RankedRegions {
   ranked: RankedFile[];
-  /** The places to show, best first, before any budget: the best files' regions, signalled places, and those the graph adds. */
+  /** The entry points the input named, as places ranked first. */
+  named: Region[];
+  /** The places to show, best first, before any budget: entry points, the best files' regions, signalled places, and those the graph adds. */
   regions: Region[];
   preset: RankingPreset;
   warnings: string[];
@@ -137,28 +149,22 @@ export interface RankedRegions {
 /** The ranking of `cg query` without the packing: files, then the places in them (federated search merges these). */
 export async function rankRegions(db: Database.Database, root: string, input: QueryInput): Promise<RankedRegions> {
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const ranked0 = await rankCandidates(db, root, input);
-  const { preset, warnings, text } = ranked0;
+  const candidates = await rankCandidates(db, root, input);
+  const { preset, warnings, text } = candidates;
   const keep = typeFilter(db, input.filterType);
-  const ranked = ranked0.ranked.filter((f) => keep(f.fileId));
-  if (!ranked.length) return { ranked, regions: [], preset, warnings };
-  const top = ranked[0].score;
-  let regions: Region[] = [];
+  const ranked = (input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked).filter((f) => keep(f.fileId));
+  const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
+  if (!ranked.length && !named.length) return { ranked, named, regions: [], preset, warnings };
+  const top = ranked[0]?.score ?? 1;
+  let regions: Region[] = [...named];
   for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, text, f.score / top));
   regions.push(...signalRegions(db, input.signals ?? []));
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
-  regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
-  regions = dedupe(regions).filter((r) => keep(r.fileId)).sort((a, b) => b.score - a.score);
-  return { ranked, regions, preset, warnings };
+  regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
+  // Entry points (file id -1) are the caller's own choice and stay whatever the type filter says.
+  regions = dedupe(regions).filter((r) => r.fileId < 0 || keep(r.fileId)).sort((a, b) => b.score - a.score);
+  return { ranked, named, regions, preset, warnings };
 }
-
-/** A place's lines for an answer, or null when they now look like a credential (the file may have changed since it was scanned). */
-export function safeExcerpt(path: string, lines: string[] | null, r: { startLine: number; endLine: number }): string | null {
-  const excerpt = lines && excerptFromLines(lines, r);
-  return excerpt && !scanSecrets(path, excerpt, NO_SECRETS_ALLOWED).length ? excerpt : null;
-}
-
-const NO_SECRETS_ALLOWED = Allowlist.empty();
 
 /**
  * Files ranked by the preset's fusion of full-text, vectors and the graph, then raised by execution
@@ -187,6 +193,30 @@ function typeFilter(db: Database.Database, filter: FilterType | undefined): (fil
   if (!filter || filter === 'all') return () => true;
   const language = db.prepare('SELECT language FROM files WHERE id = ?').pluck();
   return (fileId) => passesFilter((language.get(fileId) as string | undefined) ?? '', filter);
+}
+
+/** Ranked files of the given languages only. */
+function inLanguages(db: Database.Database, ranked: RankedFile[], languages: string[]): RankedFile[] {
+  const wanted = new Set(languages.map((l) => l.toLowerCase()));
+  const langOf = new Map(db.prepare('SELECT path, language FROM files').raw().all() as [string, string][]);
+  return ranked.filter((f) => wanted.has(langOf.get(f.path) ?? ''));
+}
+
+/** Score of a named entry point: above every ranked place (those are scaled to at most 1, signals to 1.2). */
+const ENTRY_POINT_SCORE = 1.5;
+
+/** The symbols named as entry points, as regions ranked first; names that match nothing are warned about, not dropped silently. */
+function entryPointRegions(db: Database.Database, names: string[], warnings: string[]): Region[] {
+  const out: Region[] = [];
+  for (const name of names) {
+    const found = findSymbolsByRef(db, name).slice(0, 3);
+    if (!found.length) warnings.push(`entry point "${name}" matches no indexed symbol`);
+    for (const s of found) {
+      out.push({ fileId: -1, path: s.file, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale: `entry point ${s.qualifiedName}`,
+        score: ENTRY_POINT_SCORE, sources: ['named'] });
+    }
+  }
+  return out;
 }
 
 /** Calls and tests are followed from the best place of each of the best files, not only from the best file. */
@@ -256,7 +286,7 @@ function signalRegions(db: Database.Database, signals: SignalLocation[]): Region
     const what = s.kind === 'failure' ? 'failure' : s.kind === 'log' ? 'log line' : `frame ${s.depth}`;
     out.push({ fileId: f.id, path: s.path, symbol: sym, startLine: sym?.startLine ?? Math.max(1, s.line! - 10),
       endLine: sym?.endLine ?? s.line! + 10, rationale: `${where} is in the execution signal (${what})`,
-      score: 1.2 * signalWeight(s) });
+      score: 1.2 * signalWeight(s), sources: ['signal'] });
   }
   return out;
 }
@@ -272,9 +302,10 @@ function dedupe(regions: Region[]): Region[] {
 }
 
 /**
- * Entries in score order until the budget is spent or maxRegions are in. An entry is never cut: one
- * that does not fit is skipped (and the answer marked truncated), and a smaller one after it may still
- * fit. `moreFiles`: files ranked below those the regions came from.
+ * Entries in score order until the budget is spent or maxRegions are in. An entry is never cut, and a
+ * lower-ranked entry is never kept while a better one is left out: an entry whose source lines do not
+ * fit comes with its signature only, and packing stops at the first entry that does not fit even so.
+ * `moreFiles`: files ranked below those the regions came from.
  */
 async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean):
   Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'>> {
@@ -292,9 +323,15 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
     if (!texts.has(p)) texts.set(p, fileLines(root, p));
     return texts.get(p)!;
   };
+  const fits = (entry: QueryEntry, room: number): number | null => {
+    const json = JSON.stringify(entry);
+    if (floor(json) > room) return null;
+    const tokens = count(json);
+    return tokens <= room ? tokens : null;
+  };
   // No entry is smaller than this one; once less than it is left, nothing else can fit.
-  const smallest = count(JSON.stringify({ path: '', line_range: [0, 0], symbol: null, kind: '', signature: null, excerpt: null,
-    score: 0, rationale: '', confidence: 0 }));
+  const smallest = count(JSON.stringify({ symbol_id: null, path: '', line_range: [0, 0], symbol: null, kind: '', signature: null, excerpt: null,
+    score: 0, rationale: '', confidence: 0, sources: [] }));
   for (const r of regions) {
     if (files.length >= maxRegions) {
       capped = true;
@@ -306,19 +343,14 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
     }
     const excerpt = snippets ? safeExcerpt(r.path, linesOf(r.path), r) : null;
     const entry: QueryEntry = {
-      path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
-      signature: r.symbol?.signature || null, excerpt, score: round(r.score / top), rationale: r.rationale,
-      confidence: round(confidenceOf(r.score / top)),
+      symbol_id: r.symbol?.id ?? null, path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
+      signature: r.symbol?.signature || null, excerpt, score: round(Math.min(1, r.score / top)), rationale: r.rationale,
+      confidence: round(confidenceOf(r.score / top)), sources: r.sources,
     };
-    const json = JSON.stringify(entry);
-    if (used + floor(json) > budget) {
+    const tokens = fits(entry, budget - used) ?? (entry.excerpt !== null ? fits((entry.excerpt = null, entry), budget - used) : null);
+    if (tokens === null) {
       skippedForBudget = true;
-      continue;
-    }
-    const tokens = count(json);
-    if (used + tokens > budget) {
-      skippedForBudget = true;
-      continue;
+      break;
     }
     used += tokens;
     files.push(entry);
