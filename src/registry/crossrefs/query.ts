@@ -36,19 +36,8 @@ export interface SiteHit {
   confidence: number;
 }
 
-interface EdgeRow {
-  from_project: string;
-  from_symbol: string;
-  to_project: string;
-  to_symbol: string;
-  kind: CrossRef['kind'];
-  name: string;
-  file_path: string;
-  line: number;
-  to_file_path: string;
-  to_line: number;
-  via: string;
-  confidence: number;
+/** A row of EDGES: the edge and, for filtering, the project ids and the name as the user wrote it. */
+interface EdgeRow extends CrossRef {
   from_pid: number;
   to_pid: number;
   use_name: string;
