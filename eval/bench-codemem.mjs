@@ -7,6 +7,8 @@
 //   incremental    a job re-indexing one project after 10 of its files were modified (what the agent runs per change)
 //   pdf            a full index of a folder holding one PDF (extraction, units, embeddings)
 //   documents      hand-written queries whose answers live only in Markdown/YAML/JSON/PDF: rank of the first right file
+//                  in the search tool's answer (code and documents merged by RRF), with filter_type documents, and in
+//                  cg query's (code first, documents behind)
 //   cross refs     every cross-project edge and every use left unlinked, per collection, for checking by hand
 //
 // Usage:
@@ -212,12 +214,18 @@ if (docs && only.has('documents')) {
     const rank = files.findIndex((f) => gold.includes(f)) + 1;
     const docOnly = await runQuery(d, docs, { text: q, filterType: 'documents' });
     const dfiles = [...new Set(docOnly.files.map((f) => f.path))];
-    rows.push({ query: q, gold, rank: rank || null, top3: files.slice(0, 3), rankDocumentsOnly: dfiles.findIndex((f) => gold.includes(f)) + 1 || null });
+    // The search tool: code and documents ranked apart and merged by RRF.
+    const searched = await federatedSearch(pool, [requireProject(db, path.basename(docs))], { query: q, limit: 10 });
+    const sfiles = [...new Set(searched.results.map((h) => h.file_path))];
+    rows.push({ query: q, gold, rankSearch: sfiles.findIndex((f) => gold.includes(f)) + 1 || null, top3Search: sfiles.slice(0, 3),
+      rankDocumentsOnly: dfiles.findIndex((f) => gold.includes(f)) + 1 || null, rankQuery: rank || null, top3Query: files.slice(0, 3) });
   }
   d.close();
-  result.documents = { queries: rows.length, top3: rows.filter((r) => r.rank && r.rank <= 3).length,
-    top3DocumentsOnly: rows.filter((r) => r.rankDocumentsOnly && r.rankDocumentsOnly <= 3).length, rows };
-  log(`document queries: ${result.documents.top3}/${rows.length} in the top 3 (documents only: ${result.documents.top3DocumentsOnly})`);
+  const within3 = (k) => rows.filter((r) => r[k] && r[k] <= 3).length;
+  result.documents = { queries: rows.length, top3Search: within3('rankSearch'), top3DocumentsOnly: within3('rankDocumentsOnly'),
+    top3Query: within3('rankQuery'), rows };
+  log(`document queries in the top 3: search ${result.documents.top3Search}/${rows.length}, documents only ${result.documents.top3DocumentsOnly}, `
+    + `cg query (code first) ${result.documents.top3Query}`);
 }
 
 pool.close();

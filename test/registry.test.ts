@@ -10,7 +10,7 @@ import { addMembers, addProject, listCollections, listProjects, removeProject, r
 import { loadManifest } from '../src/registry/manifest.js';
 import { claimJob, enqueueJob, finishJob, listJobs, resumeInterrupted, MAX_ATTEMPTS } from '../src/registry/jobs.js';
 import { indexNow } from '../src/registry/indexing.js';
-import { rrfMerge } from '../src/registry/rrf.js';
+import { rrfMerge } from '../src/retrieve/rrf.js';
 import { IndexPool, federatedImpact, federatedReferences, federatedSearch, federatedSymbols } from '../src/registry/federate.js';
 import { collectionMap, collectionMermaid, crossRefs } from '../src/registry/crossrefs/query.js';
 import { findStringSites, normalizeRoute, stringValue } from '../src/registry/crossrefs/finder.js';

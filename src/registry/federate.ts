@@ -7,10 +7,10 @@ import { symbolReferences, type RefEntry } from '../graph/refs.js';
 import { blastRadius, type BlastRadius } from '../graph/blast.js';
 import { resolveInRepo } from '../repo/root.js';
 import { languageForFile } from '../lang/registry.js';
-import { documentFormatOf, unitType, type FilterType, type UnitType } from '../extract/documents/formats.js';
+import { documentFormatOf, unitType, unitTypeOfPath, type FilterType, type UnitType } from '../extract/documents/formats.js';
 import type { RegistryDb } from './db.js';
 import type { Project } from './projects.js';
-import { rrfMerge } from './rrf.js';
+import { rrfMerge } from '../retrieve/rrf.js';
 import { crossEdgesOfSymbol, type CrossRef } from './crossrefs/query.js';
 
 /**
@@ -104,8 +104,7 @@ export function freshnessScore(ageSeconds: number): number {
 }
 
 function typeOfPath(p: string): { type: UnitType; language: string | null } {
-  const language = languageForFile(p)?.id ?? documentFormatOf(p);
-  return { type: language ? unitType(language) : 'code', language };
+  return { type: unitTypeOfPath(p), language: languageForFile(p)?.id ?? documentFormatOf(p) };
 }
 
 // search -----------------------------------------------------------------------------------------------
@@ -148,25 +147,32 @@ export interface FederatedSearch {
 export async function federatedSearch(pool: IndexPool, projects: Project[], input: SearchInput): Promise<FederatedSearch> {
   const limit = input.limit;
   const per = await fanOut(pool, projects, async (snap, p) => {
-    // The ranking of `cg query` without its token packing and graph expansion: the places themselves, best first.
+    // The ranking of `cg query` without its token packing and graph expansion: the places themselves, best
+    // first; with code and documents both asked for, one list of each, so that fusion interleaves them
+    // (CodeMem Phase 4: code, docs and configs ranked together by RRF) instead of ranking documents behind code.
     validateQuery({ text: input.query });
-    const res = await rankRegions(snap.db, snap.root, { text: input.query, maxRegions: limit, depth: 0, filterType: input.filterType });
+    const res = await rankRegions(snap.db, snap.root, { text: input.query, maxRegions: limit, depth: 0, filterType: input.filterType,
+      documentsApart: true });
     const fresh = freshnessScore(snap.freshness.ageSeconds);
-    const top = res.regions[0]?.score || 1;
-    const hits: SearchHit[] = [];
     const texts = new Map<string, string[] | null>();
     const linesOf = (f: string) => (texts.has(f) ? texts.get(f)! : texts.set(f, fileLines(snap.root, f)).get(f)!);
-    for (const r of res.regions) {
-      if (hits.length >= limit) break;
-      const t = typeOfPath(r.path);
-      if (input.language && t.language !== input.language) continue;
-      hits.push({ id: `${p.name}:${r.path}:${r.startLine}`, project: p.name, file_path: r.path, start_line: r.startLine, end_line: r.endLine,
-        symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file', content: safeExcerpt(r.path, linesOf(r.path), r),
-        score: 0, rrf_score: 0, project_score: round(r.score / top), rationale: r.rationale, type: t.type, language: t.language, freshness_score: fresh });
-    }
-    return { hits, warnings: res.warnings };
+    const hitsOf = (regions: typeof res.regions): SearchHit[] => {
+      const top = regions[0]?.score || 1;
+      const hits: SearchHit[] = [];
+      for (const r of regions) {
+        if (hits.length >= limit) break;
+        const t = typeOfPath(r.path);
+        if (input.language && t.language !== input.language) continue;
+        hits.push({ id: `${p.name}:${r.path}:${r.startLine}`, project: p.name, file_path: r.path, start_line: r.startLine, end_line: r.endLine,
+          symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file', content: safeExcerpt(r.path, linesOf(r.path), r),
+          score: 0, rrf_score: 0, project_score: round(r.score / top), rationale: r.rationale, type: t.type, language: t.language, freshness_score: fresh });
+      }
+      return hits;
+    };
+    const lists = [hitsOf(res.regions), ...(res.documentRegions ? [hitsOf(res.documentRegions)] : [])].filter((l) => l.length);
+    return { lists, hits: lists.flat(), warnings: res.warnings };
   });
-  const lists = per.filter((r) => r.value).map((r) => r.value!.hits);
+  const lists = per.filter((r) => r.value).flatMap((r) => r.value!.lists);
   const fused = rrfMerge(lists, (h) => h.id, (a, b) => b.project_score - a.project_score).slice(0, limit);
   const best = fused[0]?.rrf || 1;
   const results = fused.map(({ item, rrf }) => ({ ...item, score: round(rrf / best), rrf_score: Math.round(rrf * 1e5) / 1e5 }));

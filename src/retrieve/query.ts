@@ -55,6 +55,11 @@ export interface QueryInput {
   entryPoints?: string[];
   /** Code, documents (Markdown, YAML, JSON, PDF, text) or both (the default). */
   filterType?: FilterType;
+  /**
+   * With both: documents in a list of their own (RankedRegions.documentRegions), for a caller that merges
+   * the two by rank (the search tool's reciprocal-rank fusion) instead of ranking documents behind code.
+   */
+  documentsApart?: boolean;
 }
 
 /** One entry of the answer (field names as in the PRD §6 contract). */
@@ -142,6 +147,8 @@ export interface RankedRegions {
   named: Region[];
   /** The places to show, best first, before any budget: entry points, the best files' regions, signalled places, and those the graph adds. */
   regions: Region[];
+  /** With documentsApart: the best documents' places, best first (regions then holds code only). */
+  documentRegions?: Region[];
   preset: RankingPreset;
   warnings: string[];
 }
@@ -152,18 +159,26 @@ export async function rankRegions(db: Database.Database, root: string, input: Qu
   const candidates = await rankCandidates(db, root, input);
   const { preset, warnings, text } = candidates;
   const keep = typeFilter(db, input.filterType);
-  const ranked = (input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked).filter((f) => keep(f.fileId));
+  const apart = !!input.documentsApart && (!input.filterType || input.filterType === 'all');
+  const inScope = (input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked).filter((f) => keep(f.fileId));
+  const isDocument = typeFilter(db, 'documents');
+  const ranked = apart ? inScope.filter((f) => !isDocument(f.fileId)) : withDocumentsBehind(inScope, input.filterType, isDocument);
   const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
-  if (!ranked.length && !named.length) return { ranked, named, regions: [], preset, warnings };
-  const top = ranked[0]?.score ?? 1;
-  let regions: Region[] = [...named];
-  for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, text, f.score / top));
+  const documentRegions = apart ? placesOf(db, inScope.filter((f) => isDocument(f.fileId)), text, maxRegions) : undefined;
+  if (!ranked.length && !named.length) return { ranked, named, regions: [], documentRegions, preset, warnings };
+  let regions: Region[] = [...named, ...placesOf(db, ranked, text, maxRegions)];
   regions.push(...signalRegions(db, input.signals ?? []));
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
   // Entry points (file id -1) are the caller's own choice and stay whatever the type filter says.
   regions = dedupe(regions).filter((r) => r.fileId < 0 || keep(r.fileId)).sort((a, b) => b.score - a.score);
-  return { ranked, named, regions, preset, warnings };
+  return { ranked, named, regions, documentRegions, preset, warnings };
+}
+
+/** The regions of the best files, scored relative to the first. */
+function placesOf(db: Database.Database, ranked: RankedFile[], text: string, maxRegions: number): Region[] {
+  const top = ranked[0]?.score || 1;
+  return ranked.slice(0, maxRegions).flatMap((f) => regionsOf(db, f, text, f.score / top));
 }
 
 /**
@@ -186,6 +201,22 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
   const fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
   return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text };
+}
+
+/**
+ * How much a document's score counts against code when both are asked for. A task is about code:
+ * changelogs, READMEs and guides name every feature a task names, and at full weight they took the first
+ * place from the code in most tasks of the evaluation (39 dev tasks: recall@1 0.560 -> 0.303; at 0.25,
+ * 0.1 or 0 the same 0.534, see eval/README.md); a document still comes first when its match is four
+ * times stronger than the best code's.
+ */
+export const DOCUMENT_FACTOR = 0.25;
+
+/** With code and documents both asked for, documents are scaled by DOCUMENT_FACTOR and the list re-sorted. */
+function withDocumentsBehind(ranked: RankedFile[], filter: FilterType | undefined, isDocument: (fileId: number) => boolean): RankedFile[] {
+  if (filter && filter !== 'all') return ranked;
+  return ranked.map((f) => (isDocument(f.fileId) ? { ...f, score: f.score * DOCUMENT_FACTOR } : f))
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
 }
 
 /** Which files a filter_type keeps (by the file's language: document formats are documents). */

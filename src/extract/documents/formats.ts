@@ -41,6 +41,11 @@ export function unitType(language: string): UnitType {
   return FORMATS.has(language) ? 'document' : 'code';
 }
 
+/** A file's unit type from its name alone (document formats are recognised by name). */
+export function unitTypeOfPath(path: string): UnitType {
+  return documentFormatOf(path) ? 'document' : 'code';
+}
+
 /** Whether a unit of this language passes a filter_type. */
 export function passesFilter(language: string, filter: FilterType | undefined): boolean {
   if (!filter || filter === 'all') return true;

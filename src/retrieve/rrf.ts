@@ -1,9 +1,11 @@
 /**
- * Reciprocal-rank fusion (CodeMem Appendix C): score(d) = Σ over lists of 1 / (k + rank(d)), k = 60.
+ * Reciprocal-rank fusion of lists of results (CodeMem Appendix C): score(d) = Σ over lists of
+ * 1 / (k + rank(d)), k = 60 (the rrf preset's constant). Used to merge projects' answers (federation)
+ * and code with documents (the search tools).
  * Items with the same key in several lists are one item (the first occurrence is kept). Ties (the
  * top item of every list scores the same) keep the order of `tieBreak`, then of the lists.
  */
-export const RRF_K = 60;
+import { RRF_K } from './fusion.js';
 
 export interface Fused<T> {
   item: T;
