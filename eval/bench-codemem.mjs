@@ -7,8 +7,8 @@
 //   incremental    a job re-indexing one project after 10 of its files were modified (what the agent runs per change)
 //   pdf            a full index of a folder holding one PDF (extraction, units, embeddings)
 //   documents      hand-written queries whose answers live only in Markdown/YAML/JSON/PDF: rank of the first right file
-//                  in the search tool's answer (code and documents merged by RRF), with filter_type documents, and in
-//                  cg query's (code first, documents behind)
+//                  in the search tool's answer (each project's code and documents ranked apart, all lists merged by RRF),
+//                  with filter_type documents, and in `cg query --type all`'s (code and documents merged by RRF, then packed)
 //   cross refs     every cross-project edge and every use left unlinked, per collection, for checking by hand
 //
 // Usage:
@@ -209,7 +209,7 @@ if (docs && only.has('documents')) {
   const d = openReader(docs);
   const rows = [];
   for (const [q, gold] of DOC_QUERIES) {
-    const res = await runQuery(d, docs, { text: q });
+    const res = await runQuery(d, docs, { text: q, filterType: 'all' });
     const files = [...new Set(res.files.map((f) => f.path))];
     const rank = files.findIndex((f) => gold.includes(f)) + 1;
     const docOnly = await runQuery(d, docs, { text: q, filterType: 'documents' });
@@ -225,7 +225,7 @@ if (docs && only.has('documents')) {
   result.documents = { queries: rows.length, top3Search: within3('rankSearch'), top3DocumentsOnly: within3('rankDocumentsOnly'),
     top3Query: within3('rankQuery'), rows };
   log(`document queries in the top 3: search ${result.documents.top3Search}/${rows.length}, documents only ${result.documents.top3DocumentsOnly}, `
-    + `cg query (code first) ${result.documents.top3Query}`);
+    + `cg query --type all ${result.documents.top3Query}`);
 }
 
 pool.close();

@@ -110,11 +110,12 @@ describe('document units', () => {
       if (fs.statSync(abs).isFile()) expect(fs.readFileSync(abs).includes(ENV_SECRET), f).toBe(false);
     }
     expect(db.prepare("SELECT COUNT(*) FROM file_terms WHERE term LIKE '%zq9xv%' OR term LIKE '%debug%'").pluck().get()).toBe(0);
-    const q = await runQuery(db, root, { text: 'stripe webhook secret', snippets: true });
+    const q = await runQuery(db, root, { text: 'stripe webhook secret', snippets: true, filterType: 'documents' });
     expect(q.files[0]).toMatchObject({ path: '.env', symbol: 'STRIPE_WEBHOOK_SECRET' });
     expect(JSON.stringify(q)).not.toContain(ENV_SECRET);
     expect(q.files[0].excerpt).toBe('STRIPE_WEBHOOK_SECRET= …');
-    const cli = runCg(['query', 'stripe webhook secret', '--snippets', '--json'], root);
+    const cli = runCg(['query', 'stripe webhook secret', '--snippets', '--type', 'all', '--json'], root);
+    expect(cli.json.files.map((f: { path: string }) => f.path)).toContain('.env');
     expect(cli.stdout).not.toContain(ENV_SECRET);
     expect(runCg(['file', '.env', '--json'], root).stdout).not.toContain(ENV_SECRET);
   });
@@ -139,11 +140,11 @@ describe('document units', () => {
 });
 
 describe('filter_type and results that say their type', () => {
-  it('code, documents or both', async () => {
-    const all = await runQuery(db, root, { text: 'calibrate the sensor with a probe' });
-    expect(new Set(all.files.map((f) => f.path))).toEqual(expect.any(Set));
-    expect(all.files.map((f) => f.path)).toEqual(expect.arrayContaining(['src/app.py', 'manual.pdf']));
-    const code = await runQuery(db, root, { text: 'calibrate the sensor with a probe', filterType: 'code' });
+  it('code (the default), documents, or both merged by rank', async () => {
+    const all = await runQuery(db, root, { text: 'calibrate the sensor with a probe', filterType: 'all' });
+    // Each kind is ranked among its own and the lists interleave: the best code and the best document lead.
+    expect(all.files.slice(0, 2).map((f) => f.path).sort()).toEqual(['manual.pdf', 'src/app.py']);
+    const code = await runQuery(db, root, { text: 'calibrate the sensor with a probe' });
     expect(code.files.every((f) => f.path === 'src/app.py')).toBe(true);
     const docs = await runQuery(db, root, { text: 'calibrate the sensor with a probe', filterType: 'documents' });
     expect(docs.files.some((f) => f.path === 'src/app.py')).toBe(false);

@@ -151,7 +151,7 @@ export async function federatedSearch(pool: IndexPool, projects: Project[], inpu
     // first; with code and documents both asked for, one list of each, so that fusion interleaves them
     // (CodeMem Phase 4: code, docs and configs ranked together by RRF) instead of ranking documents behind code.
     validateQuery({ text: input.query });
-    const res = await rankRegions(snap.db, snap.root, { text: input.query, maxRegions: limit, depth: 0, filterType: input.filterType,
+    const res = await rankRegions(snap.db, snap.root, { text: input.query, maxRegions: limit, depth: 0, filterType: input.filterType ?? 'all',
       documentsApart: true });
     const fresh = freshnessScore(snap.freshness.ageSeconds);
     const texts = new Map<string, string[] | null>();

@@ -9,7 +9,8 @@ import { taskText } from './boilerplate.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
-import { passesFilter, type FilterType } from '../extract/documents/formats.js';
+import { passesFilter, type FilterType, type Pool } from '../extract/documents/formats.js';
+import { rrfMerge } from './rrf.js';
 
 /**
  * `cg query`: the places an agent needs for a task, within a token budget, each with a reason and a
@@ -53,11 +54,14 @@ export interface QueryInput {
   languages?: string[];
   /** Symbols to start from whatever the words match (Bombe's entry_points): they rank first, and the graph is followed from them. */
   entryPoints?: string[];
-  /** Code, documents (Markdown, YAML, JSON, PDF, text) or both (the default). */
+  /**
+   * Code (the default: a task is about code), documents (Markdown, YAML, JSON, PDF, text), or all: each
+   * ranked among its own kind and the two merged by reciprocal-rank fusion.
+   */
   filterType?: FilterType;
   /**
-   * With both: documents in a list of their own (RankedRegions.documentRegions), for a caller that merges
-   * the two by rank (the search tool's reciprocal-rank fusion) instead of ranking documents behind code.
+   * With both: documents in a list of their own (RankedRegions.documentRegions) for a caller that fuses
+   * more lists (the federated search), instead of code and documents fused here.
    */
   documentsApart?: boolean;
 }
@@ -156,23 +160,40 @@ export interface RankedRegions {
 /** The ranking of `cg query` without the packing: files, then the places in them (federated search merges these). */
 export async function rankRegions(db: Database.Database, root: string, input: QueryInput): Promise<RankedRegions> {
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const candidates = await rankCandidates(db, root, input);
+  const filter = input.filterType ?? 'code';
+  // Code and documents are ranked apart, each among its own kind; with both asked for, the two lists are
+  // merged by reciprocal-rank fusion (or handed back apart, for a caller that fuses more lists).
+  const candidates = await rankCandidates(db, root, input, filter === 'documents' ? 'documents' : 'code');
   const { preset, warnings, text } = candidates;
-  const keep = typeFilter(db, input.filterType);
-  const apart = !!input.documentsApart && (!input.filterType || input.filterType === 'all');
-  const inScope = (input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked).filter((f) => keep(f.fileId));
-  const isDocument = typeFilter(db, 'documents');
-  const ranked = apart ? inScope.filter((f) => !isDocument(f.fileId)) : withDocumentsBehind(inScope, input.filterType, isDocument);
+  const keep = typeFilter(db, filter === 'all' ? undefined : filter);
+  const ranked = (input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked).filter((f) => keep(f.fileId));
   const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
-  const documentRegions = apart ? placesOf(db, inScope.filter((f) => isDocument(f.fileId)), text, maxRegions) : undefined;
-  if (!ranked.length && !named.length) return { ranked, named, regions: [], documentRegions, preset, warnings };
-  let regions: Region[] = [...named, ...placesOf(db, ranked, text, maxRegions)];
-  regions.push(...signalRegions(db, input.signals ?? []));
-  const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
-  regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
-  // Entry points (file id -1) are the caller's own choice and stay whatever the type filter says.
-  regions = dedupe(regions).filter((r) => r.fileId < 0 || keep(r.fileId)).sort((a, b) => b.score - a.score);
+  let documentRegions: Region[] | undefined;
+  if (filter === 'all') {
+    const docs = await rankCandidates(db, root, { ...input, signals: undefined, cursorFile: null }, 'documents');
+    documentRegions = placesOf(db, input.languages ? inLanguages(db, docs.ranked, input.languages) : docs.ranked, docs.text, maxRegions);
+  }
+  let regions: Region[] = [];
+  if (ranked.length || named.length) {
+    regions = [...named, ...placesOf(db, ranked, text, maxRegions)];
+    regions.push(...signalRegions(db, input.signals ?? []));
+    const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
+    regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
+    // Entry points (file id -1) are the caller's own choice and stay whatever the type filter says.
+    regions = dedupe(regions).filter((r) => r.fileId < 0 || keep(r.fileId)).sort((a, b) => b.score - a.score);
+  }
+  if (documentRegions && !input.documentsApart) {
+    regions = fuseByRank([regions, documentRegions]);
+    documentRegions = undefined;
+  }
   return { ranked, named, regions, documentRegions, preset, warnings };
+}
+
+/** Lists of places merged by reciprocal-rank fusion; each place's score becomes its fused score relative to the best. */
+function fuseByRank(lists: Region[][]): Region[] {
+  const fused = rrfMerge(lists, (r) => `${r.path}:${r.startLine}`, (a, b) => b.score - a.score);
+  const best = fused[0]?.rrf || 1;
+  return fused.map(({ item, rrf }) => ({ ...item, score: rrf / best }));
 }
 
 /** The regions of the best files, scored relative to the first. */
@@ -186,16 +207,16 @@ function placesOf(db: Database.Database, ranked: RankedFile[], text: string, max
  * signals and the cursor file. Without vectors (model unavailable, or switched off) the lexical and
  * graph signals still answer, with a warning that says why.
  */
-export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
+export async function rankCandidates(db: Database.Database, root: string, input: QueryInput, pool: Pool = 'code'):
   Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string }> {
   const config = loadConfig(root);
   const preset = input.preset ?? config.retrieval.preset;
   const warnings: string[] = [];
   const { text, dropped } = taskText(db, input.text);
   if (dropped) warnings.push(`${dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
-  const lexical = rankFiles(db, text);
+  const lexical = rankFiles(db, text, undefined, pool);
   const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map(), byFile: new Map() }
-    : await vectorMatches(db, config, text);
+    : vectorsInPool(db, await vectorMatches(db, config, text), pool);
   if (vectors.warning) warnings.push(vectors.warning);
   const signalled = new Map<string, number>();
   for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
@@ -203,20 +224,14 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text };
 }
 
-/**
- * How much a document's score counts against code when both are asked for. A task is about code:
- * changelogs, READMEs and guides name every feature a task names, and at full weight they took the first
- * place from the code in most tasks of the evaluation (39 dev tasks: recall@1 0.560 -> 0.303; at 0.25,
- * 0.1 or 0 the same 0.534, see eval/README.md); a document still comes first when its match is four
- * times stronger than the best code's.
- */
-export const DOCUMENT_FACTOR = 0.25;
-
-/** With code and documents both asked for, documents are scaled by DOCUMENT_FACTOR and the list re-sorted. */
-function withDocumentsBehind(ranked: RankedFile[], filter: FilterType | undefined, isDocument: (fileId: number) => boolean): RankedFile[] {
-  if (filter && filter !== 'all') return ranked;
-  return ranked.map((f) => (isDocument(f.fileId) ? { ...f, score: f.score * DOCUMENT_FACTOR } : f))
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
+/** The vector matches of one pool's files: code and documents are ranked apart (see rankRegions). */
+function vectorsInPool(db: Database.Database, v: VectorMatches, pool: Pool): VectorMatches {
+  if (pool === 'all' || !v.files.size) return v;
+  const keep = typeFilter(db, pool);
+  const files = new Map([...v.files].filter(([id]) => keep(id)));
+  const byFile = new Map([...v.byFile].filter(([id]) => files.has(id)));
+  const symbols = new Map([...byFile.values()].flat().map((x) => [x.symbolId, x.score]));
+  return { ...v, files, byFile, symbols };
 }
 
 /** Which files a filter_type keeps (by the file's language: document formats are documents). */

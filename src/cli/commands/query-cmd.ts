@@ -21,14 +21,15 @@ export function registerQuery(program: Command): void {
     .option('--snippets', 'include the source lines of each place (otherwise signatures only)')
     .option('--signal-file <file>', 'a stack trace, failing-test output or log: the places it names rank first')
     .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in .codegraph/config.json, else hybrid)`)
-    .option('--type <type>', 'code, documents (Markdown, YAML, JSON, PDF, text) or all', 'all')
+    .option('--type <type>', 'code (the default), documents (Markdown, YAML, JSON, PDF, text), or all (both, merged by rank; '
+      + 'the default with --collection)')
     .option('--collection <name>', 'ask every project of this registered collection (`cg collection list`) and merge the answers')
     .option('--all-projects', 'ask every registered project and merge the answers')
     .option('--limit <n>', 'with --collection/--all-projects: at most this many results (1-100)', '10')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON (the PRD §6 response: status, files[{path, line_range, symbol, excerpt, score, rationale, confidence}], ...)')
-    .action(async (words: string[], opts: TaskOptions & { snippets?: boolean; type: string; collection?: string; allProjects?: boolean; limit: string }) => {
-      const filterType = parseFilterType(opts.type);
+    .action(async (words: string[], opts: TaskOptions & { snippets?: boolean; type?: string; collection?: string; allProjects?: boolean; limit: string }) => {
+      const filterType = parseFilterType(opts.type ?? (opts.collection || opts.allProjects ? 'all' : 'code'));
       if (opts.collection || opts.allProjects) {
         const { federatedQuery } = await import('../federated-query.js');
         await federatedQuery(words.join(' '), { collection: opts.collection, limit: parseIntInRange('--limit', opts.limit, 1, 100), filterType,

@@ -59,3 +59,14 @@ const PDF_MAX_BYTES = 32_000_000;
 export function maxBytesFor(language: string, maxFileBytes: number): number {
   return language === 'pdf' ? Math.max(maxFileBytes, PDF_MAX_BYTES) : maxFileBytes;
 }
+
+/** Which files a ranking looks at: code, documents, or both. Each is ranked among its own kind (see retrieve/query.ts). */
+export type Pool = 'code' | 'documents' | 'all';
+
+const FORMAT_LIST = DOCUMENT_FORMATS.map((f) => `'${f}'`).join(', ');
+
+/** An SQL condition (to AND in) that keeps a pool's files, given the column holding a file's language; '' for all. */
+export function poolCondition(languageColumn: string, pool: Pool): string {
+  if (pool === 'all') return '';
+  return ` AND ${languageColumn} ${pool === 'documents' ? 'IN' : 'NOT IN'} (${FORMAT_LIST})`;
+}

@@ -5,7 +5,6 @@ import { CgError } from '../../errors.js';
 import { blastRadius, MAX_IMPACT_DEPTH, type Dependent } from '../../graph/blast.js';
 import { pickSymbol, referencesTo, type Reference } from '../../graph/refs.js';
 import { runQuery } from '../../retrieve/query.js';
-import { rrfMerge } from '../../retrieve/rrf.js';
 import { unitTypeOfPath } from '../../extract/documents/formats.js';
 import { fileLines } from '../../retrieve/regions.js';
 import { Allowlist } from '../../secrets/allowlist.js';
@@ -91,26 +90,19 @@ const searchSchema = z.object({
 async function search(a: z.infer<typeof searchSchema>, ctx: ToolContext): Promise<ToolAnswer> {
   const { snap } = ctx;
   ctx.progress('ranking the candidates');
+  // With all, code and documents are ranked apart and merged by reciprocal-rank fusion (CodeMem Phase 4), so a
+  // guide that answers the question is not buried under the code that merely shares its words.
+  const res = await runQuery(snap.db, snap.root, { text: a.query, budget: a.token_budget, snippets: true, maxRegions: a.limit,
+    languages: a.filter_language ? [a.filter_language] : undefined, filterType: a.filter_type });
   const indexedAt = Date.parse(snap.freshness.indexedAt) || 0;
-  // Both: code and documents ranked apart and merged by reciprocal-rank fusion (CodeMem Phase 4), so a guide
-  // that answers the question is not buried under the code that merely shares its words.
-  const types = a.filter_type === 'all' ? (['code', 'documents'] as const) : [a.filter_type];
-  const warnings = new Set<string>();
-  const lists = [];
-  for (const filterType of types) {
-    const res = await runQuery(snap.db, snap.root, { text: a.query, budget: a.token_budget, snippets: true, maxRegions: a.limit,
-      languages: a.filter_language ? [a.filter_language] : undefined, filterType });
-    for (const w of res.warnings) warnings.add(w);
-    lists.push(res.files.map((e) => ({
-      id: e.symbol_id !== null ? String(e.symbol_id) : `${e.path}:${e.line_range[0]}`,
-      file_path: e.path, start_line: e.line_range[0], end_line: e.line_range[1], content: e.excerpt ?? e.signature ?? '',
-      score: e.score, freshness_score: freshnessScore(snap, e.path, indexedAt),
-      rank_sources: e.sources.filter((x) => x === 'keyword' || x === 'semantic' || x === 'graph'),
-      type: unitTypeOfPath(e.path), symbol: e.symbol, rationale: e.rationale,
-    })));
-  }
-  const results = rrfMerge(lists, (r) => r.id, (x, y) => y.score - x.score).slice(0, a.limit).map((f) => f.item);
-  return fitArray(ctx, a.token_budget, results, warnings.size ? { warnings: [...warnings] } : {});
+  const results = res.files.map((e) => ({
+    id: e.symbol_id !== null ? String(e.symbol_id) : `${e.path}:${e.line_range[0]}`,
+    file_path: e.path, start_line: e.line_range[0], end_line: e.line_range[1], content: e.excerpt ?? e.signature ?? '',
+    score: e.score, freshness_score: freshnessScore(snap, e.path, indexedAt),
+    rank_sources: e.sources.filter((x) => x === 'keyword' || x === 'semantic' || x === 'graph'),
+    type: unitTypeOfPath(e.path), symbol: e.symbol, rationale: e.rationale,
+  }));
+  return fitArray(ctx, a.token_budget, results, res.warnings.length ? { warnings: res.warnings } : {});
 }
 
 // ---- symbols
