@@ -146,6 +146,9 @@ describe('filter_type and results that say their type', () => {
     expect(all.files.slice(0, 2).map((f) => f.path).sort()).toEqual(['manual.pdf', 'src/app.py']);
     const code = await runQuery(db, root, { text: 'calibrate the sensor with a probe' });
     expect(code.files.every((f) => f.path === 'src/app.py')).toBe(true);
+    // Words only a document holds: with all, the document is among the first places.
+    const onlyDocs = await runQuery(db, root, { text: 'quartz reference probe ninety days', filterType: 'all' });
+    expect(onlyDocs.files.slice(0, 2).map((f) => f.path)).toContain('manual.pdf');
     const docs = await runQuery(db, root, { text: 'calibrate the sensor with a probe', filterType: 'documents' });
     expect(docs.files.some((f) => f.path === 'src/app.py')).toBe(false);
     expect(runCg(['query', 'calibrate', '--type', 'docs'], root).code).toBe(2);

@@ -131,14 +131,15 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   validateQuery(input);
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const { ranked, named, regions, preset, warnings } = await rankRegions(db, root, input);
+  const { ranked, regions, preset, warnings } = await rankRegions(db, root, input);
   const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
     total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
-  if (!ranked.length && !named.length) {
+  // With all, documents may answer when no code does: the places decide, not the code ranking.
+  if (!regions.length) {
     return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: 0,
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
