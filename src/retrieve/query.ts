@@ -15,6 +15,8 @@ import { splitTask } from './task-split.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
+import { passesFilter, type FilterType, type Pool } from '../extract/documents/formats.js';
+import { rrfMerge } from './rrf.js';
 
 /**
  * `cg query`: the places an agent needs for a task, within a token budget, each with a reason and a
@@ -60,6 +62,16 @@ export interface QueryInput {
   languages?: string[];
   /** Symbols to start from whatever the words match (Bombe's entry_points): they rank first, and the graph is followed from them. */
   entryPoints?: string[];
+  /**
+   * Code (the default: a task is about code), documents (Markdown, YAML, JSON, PDF, text), or all: each
+   * ranked among its own kind and the two merged by reciprocal-rank fusion.
+   */
+  filterType?: FilterType;
+  /**
+   * With both: documents in a list of their own (RankedRegions.documentRegions) for a caller that fuses
+   * more lists (the federated search), instead of code and documents fused here.
+   */
+  documentsApart?: boolean;
 }
 
 /** One entry of the answer (field names as in the PRD §6 contract). */
@@ -139,27 +151,18 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   validateQuery(input);
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const candidates = await rankCandidates(db, root, input);
-  const { preset, warnings, text, signals } = candidates;
-  const ranked = input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked;
-  const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
+  const { ranked, regions, preset, warnings, signals } = await rankRegions(db, root, input);
   const stale = signals.filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places' | 'more_files'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
     total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
-  if (!ranked.length && !named.length) {
+  // With all, documents may answer when no code does: the places decide, not the code ranking.
+  if (!regions.length) {
     return { ...base, status: 'empty_results', files: [], more_files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: 0,
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
-  const top = ranked[0]?.score ?? 1;
-  let regions: Region[] = [...named];
-  for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, text, f.score / top));
-  regions.push(...signalRegions(db, signals));
-  const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
-  regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
-  regions = dedupe(regions).sort((a, b) => b.score - a.score);
   const sources = input.snippets ? new SourceReader(db, root) : null;
   const packed = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions);
   if (sources) warnings.push(...sources.notes);
@@ -185,6 +188,65 @@ async function moreFiles(ranked: RankedFile[], entries: QueryEntry[], room: numb
   return paths.length ? { paths, tokens } : { paths, tokens: 0 };
 }
 
+export interface RankedRegions {
+  ranked: RankedFile[];
+  /** The entry points the input named, as places ranked first. */
+  named: Region[];
+  /** The places to show, best first, before any budget: entry points, the best files' regions, signalled places, and those the graph adds. */
+  regions: Region[];
+  /** With documentsApart: the best documents' places, best first (regions then holds code only). */
+  documentRegions?: Region[];
+  preset: RankingPreset;
+  warnings: string[];
+  /** The execution signals used: those given and those read from output pasted into the task. */
+  signals: SignalLocation[];
+}
+
+/** The ranking of `cg query` without the packing: files, then the places in them (federated search merges these). */
+export async function rankRegions(db: Database.Database, root: string, input: QueryInput): Promise<RankedRegions> {
+  const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
+  const filter = input.filterType ?? 'code';
+  // Code and documents are ranked apart, each among its own kind; with both asked for, the two lists are
+  // merged by reciprocal-rank fusion (or handed back apart, for a caller that fuses more lists).
+  const candidates = await rankCandidates(db, root, input, filter === 'documents' ? 'documents' : 'code');
+  const { preset, warnings, text, signals } = candidates;
+  const keep = typeFilter(db, filter === 'all' ? undefined : filter);
+  const ranked = (input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked).filter((f) => keep(f.fileId));
+  const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
+  let documentRegions: Region[] | undefined;
+  if (filter === 'all') {
+    const docs = await rankCandidates(db, root, { ...input, signals: undefined, cursorFile: null }, 'documents');
+    documentRegions = placesOf(db, input.languages ? inLanguages(db, docs.ranked, input.languages) : docs.ranked, docs.text, maxRegions);
+  }
+  let regions: Region[] = [];
+  if (ranked.length || named.length) {
+    regions = [...named, ...placesOf(db, ranked, text, maxRegions)];
+    regions.push(...signalRegions(db, signals));
+    const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
+    regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
+    // Entry points (file id -1) are the caller's own choice and stay whatever the type filter says.
+    regions = dedupe(regions).filter((r) => r.fileId < 0 || keep(r.fileId)).sort((a, b) => b.score - a.score);
+  }
+  if (documentRegions && !input.documentsApart) {
+    regions = fuseByRank([regions, documentRegions]);
+    documentRegions = undefined;
+  }
+  return { ranked, named, regions, documentRegions, preset, warnings, signals };
+}
+
+/** Lists of places merged by reciprocal-rank fusion; each place's score becomes its fused score relative to the best. */
+function fuseByRank(lists: Region[][]): Region[] {
+  const fused = rrfMerge(lists, (r) => `${r.path}:${r.startLine}`, (a, b) => b.score - a.score);
+  const best = fused[0]?.rrf || 1;
+  return fused.map(({ item, rrf }) => ({ ...item, score: rrf / best }));
+}
+
+/** The regions of the best files, scored relative to the first. */
+function placesOf(db: Database.Database, ranked: RankedFile[], text: string, maxRegions: number): Region[] {
+  const top = ranked[0]?.score || 1;
+  return ranked.slice(0, maxRegions).flatMap((f) => regionsOf(db, f, text, f.score / top));
+}
+
 /**
  * Files ranked by the preset's fusion of full-text, vectors and the graph (re-ordered by the learned
  * ranker under the `learned` preset), then raised by execution signals (those given, and those read
@@ -192,7 +254,7 @@ async function moreFiles(ranked: RankedFile[], entries: QueryEntry[], room: numb
  * switched off) the lexical and graph signals still answer, with a warning that says why.
  * `candidates`: the learned ranker's features of the files it re-ordered (train/dump-features.mjs).
  */
-export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
+export async function rankCandidates(db: Database.Database, root: string, input: QueryInput, pool: Pool = 'code'):
   Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[] }> {
   const config = loadConfig(root);
   const preset = input.preset ?? config.retrieval.preset;
@@ -208,9 +270,9 @@ export async function rankCandidates(db: Database.Database, root: string, input:
       + `${plural(split.signals.filter((s) => s.exists).length, 'location')} in the repository and left out of the words`);
   }
   const stats: TermStats = { idf: new Map(), covered: new Map() };
-  const lexical = rankFiles(db, text, DEFAULT_LEXICAL, stats);
+  const lexical = rankFiles(db, text, DEFAULT_LEXICAL, stats, pool);
   const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map(), byFile: new Map() }
-    : await vectorMatches(db, config, text);
+    : vectorsInPool(db, await vectorMatches(db, config, text), pool);
   if (vectors.warning) warnings.push(vectors.warning);
   const signalled = new Map<string, number>();
   for (const s of signals) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
@@ -224,6 +286,23 @@ export async function rankCandidates(db: Database.Database, root: string, input:
     else warnings.push(ranker.warning);
   }
   return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text, candidates, signals };
+}
+
+/** The vector matches of one pool's files: code and documents are ranked apart (see rankRegions). */
+function vectorsInPool(db: Database.Database, v: VectorMatches, pool: Pool): VectorMatches {
+  if (pool === 'all' || !v.files.size) return v;
+  const keep = typeFilter(db, pool);
+  const files = new Map([...v.files].filter(([id]) => keep(id)));
+  const byFile = new Map([...v.byFile].filter(([id]) => files.has(id)));
+  const symbols = new Map([...byFile.values()].flat().map((x) => [x.symbolId, x.score]));
+  return { ...v, files, byFile, symbols };
+}
+
+/** Which files a filter_type keeps (by the file's language: document formats are documents). */
+function typeFilter(db: Database.Database, filter: FilterType | undefined): (fileId: number) => boolean {
+  if (!filter || filter === 'all') return () => true;
+  const language = db.prepare('SELECT language FROM files WHERE id = ?').pluck();
+  return (fileId) => passesFilter((language.get(fileId) as string | undefined) ?? '', filter);
 }
 
 /** Ranked files of the given languages only. */
