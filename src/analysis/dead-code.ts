@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { languageById } from '../lang/registry.js';
+import { definitions, indexedFiles, type DefinitionRow } from '../store/analysis-data.js';
+import { trackedFiles } from '../repo/history-sets.js';
+
+/**
+ * Dead code: definitions nothing in the index refers to (no edge of any kind but `contains` from
+ * another symbol: calls, imports, inheritance, tests, and whatever kinds the resolver adds), that are
+ * not exported (nor public members of an exported type: an API others may call), not an entry point
+ * (main, constructors, dunder methods, overrides of runtime methods), not a test, and not adorned with a
+ * decorator or annotation (frameworks call those). Unresolved calls are the index's blind spot, so each
+ * report says how often its name is written anywhere in the repository's text files outside its own
+ * definitions: `high` confidence means nowhere (nothing can be calling it by that name), `medium`
+ * means the name appears (a call cg could not resolve, a string, a template); only `high` is reported
+ * unless asked.
+ */
+export interface DeadSymbol {
+  id: number;
+  symbol: string;
+  kind: string;
+  file: string;
+  startLine: number;
+  endLine: number;
+  visibility: string;
+  confidence: 'high' | 'medium';
+  /** Times the name is written in the repository's text files, beyond its definitions. */
+  mentions: number;
+  reason: string;
+}
+
+export interface DeadCodeReport {
+  dead: DeadSymbol[];
+  /** Definitions looked at (tests, modules left out). */
+  definitions: number;
+  /** Reports per confidence, before the filter. */
+  byConfidence: { high: number; medium: number };
+  /** Text files read to count name mentions. */
+  filesScanned: number;
+}
+
+const ENTRY_NAMES = new Set(['main', '__main__', 'init', 'constructor', 'new', 'setup', 'teardown', 'run', 'handle', 'invoke', 'call', 'apply',
+  'execute', 'render', 'default']);
+/** Annotations that change how a function is called, not whether something calls it. */
+const INERT_ANNOTATIONS = new Set(['staticmethod', 'classmethod', 'static', 'inline', 'override', 'final', 'deprecated', 'abstractmethod']);
+const MEMBER_KINDS = new Set(['method', 'constant', 'function']);
+const MAX_TEXT_BYTES = 2_000_000;
+
+/** `name: value` or `'name': value`: a property of an object literal, called by whoever receives the object. */
+function isObjectProperty(d: DefinitionRow, lines: (file: string) => string[]): boolean {
+  const line = lines(d.file)[d.startLine - 1] ?? '';
+  return new RegExp(`(^|[{,])\\s*['"]?${d.name.replace(/[$]/g, '\\$')}['"]?\\s*:`).test(line);
+}
+
+export function deadCode(db: Database.Database, root: string, opts: { includeMedium?: boolean; includeExported?: boolean; fileGlob?: (p: string) => boolean } = {}): DeadCodeReport {
+  const defs = definitions(db).filter((d) => !d.isTest && !d.fileIsTest);
+  const byId = new Map(defs.map((d) => [d.id, d]));
+  const candidates = defs.filter((d) => Object.keys(d.incoming).length === 0 && !isApi(d, byId, !!opts.includeExported) && !isEntryPoint(d)
+    && (!opts.fileGlob || opts.fileGlob(d.file)));
+  const definedCount = new Map<string, number>();
+  for (const d of definitions(db)) definedCount.set(d.name, (definedCount.get(d.name) ?? 0) + 1);
+  const { counts, files } = mentionCounts(root, new Set(candidates.map((c) => c.name)), db);
+  const fileLines = new Map<string, string[]>();
+  const lines = (file: string) => {
+    if (!fileLines.has(file)) {
+      try {
+        fileLines.set(file, fs.readFileSync(path.join(root, file), 'utf8').split('\n'));
+      } catch {
+        fileLines.set(file, []);
+      }
+    }
+    return fileLines.get(file)!;
+  };
+  const reported = new Set<number>();
+  const dead: DeadSymbol[] = [];
+  for (const d of candidates) {
+    // A member of a type already reported dead goes with it.
+    if (d.parentId !== null && reported.has(d.parentId)) {
+      reported.add(d.id);
+      continue;
+    }
+    if (isObjectProperty(d, lines)) continue;
+    const mentions = Math.max(0, (counts.get(d.name) ?? 0) - (definedCount.get(d.name) ?? 1));
+    const confidence = mentions === 0 ? 'high' : 'medium';
+    reported.add(d.id);
+    dead.push({ id: d.id, symbol: d.qualifiedName, kind: d.kind, file: d.file, startLine: d.startLine, endLine: d.endLine, visibility: d.visibility,
+      confidence, mentions,
+      reason: mentions === 0 ? 'no reference in the index, and its name is written nowhere else in the repository'
+        : `no reference in the index, but its name is written ${mentions} more time${mentions === 1 ? '' : 's'} in the repository (a call cg could not resolve, a string or a template?)` });
+  }
+  const byConfidence = { high: dead.filter((d) => d.confidence === 'high').length, medium: dead.filter((d) => d.confidence === 'medium').length };
+  return { dead: opts.includeMedium ? dead : dead.filter((d) => d.confidence === 'high'), definitions: defs.length, byConfidence, filesScanned: files };
+}
+
+/** Exported, or a public member of an exported type: callers may live outside the repository. */
+function isApi(d: DefinitionRow, byId: Map<number, DefinitionRow>, includeExported: boolean): boolean {
+  if (includeExported) return false;
+  if (d.exported) return true;
+  if (d.parentId !== null && MEMBER_KINDS.has(d.kind) && (d.visibility === 'public' || d.visibility === 'protected')) {
+    const parent = byId.get(d.parentId);
+    if (parent && parent.kind !== 'function' && parent.kind !== 'method' && (parent.exported || isApi(parent, byId, false))) return true;
+  }
+  return false;
+}
+
+function isEntryPoint(d: DefinitionRow): boolean {
+  const lower = d.name.toLowerCase();
+  if (ENTRY_NAMES.has(lower) || /^__\w+__$/.test(d.name)) return true;
+  if (d.annotations.some((a) => !INERT_ANNOTATIONS.has(a.replace(/^@/, '').split(/[.(]/)[0].toLowerCase()))) return true;
+  // A method named like a method of the runtime's own types (toString, equals, __iter__…) overrides it.
+  const builtin = languageById(d.language).builtinMethods;
+  return d.kind === 'method' && !!builtin?.has(d.name);
+}
+
+/**
+ * How often each name is written as a word in the repository's text files (what git tracks, or the
+ * indexed files without git): templates, configuration and docs included, binary and huge files not.
+ */
+function mentionCounts(root: string, names: Set<string>, db: Database.Database): { counts: Map<string, number>; files: number } {
+  const counts = new Map<string, number>();
+  if (!names.size) return { counts, files: 0 };
+  const list = trackedFiles(root) ?? indexedFiles(db).map((f) => f.path);
+  let files = 0;
+  for (const rel of list) {
+    let buf: Buffer;
+    try {
+      const abs = path.join(root, rel);
+      if (fs.statSync(abs).size > MAX_TEXT_BYTES) continue;
+      buf = fs.readFileSync(abs);
+    } catch {
+      continue;
+    }
+    if (buf.subarray(0, 8000).includes(0)) continue;
+    files++;
+    for (const m of buf.toString('utf8').matchAll(/[A-Za-z_$][\w$]*/g)) {
+      if (names.has(m[0])) counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+    }
+  }
+  return { counts, files };
+}
