@@ -40,8 +40,10 @@ type Role = 'branch' | 'elif' | 'else' | 'loop' | 'switch' | 'case' | 'catch' | 
 const NESTS: ReadonlySet<Role> = new Set(['branch', 'loop', 'switch', 'catch', 'nest']);
 const LOGICAL_OPS = new Set(['&&', '||', '??', 'and', 'or']);
 
-export async function complexity(db: Database.Database, root: string, opts: { fileGlob?: string; min?: number; limit?: number } = {}): Promise<ComplexityReport> {
-  const match = opts.fileGlob ? fileMatcher(opts.fileGlob) : () => true;
+export async function complexity(db: Database.Database, root: string, opts: { fileGlob?: string; files?: ReadonlySet<string>; min?: number; limit?: number } = {}):
+  Promise<ComplexityReport> {
+  const glob = opts.fileGlob ? fileMatcher(opts.fileGlob) : () => true;
+  const match = (p: string) => glob(p) && (!opts.files || opts.files.has(p));
   const out: FunctionComplexity[] = [];
   const notMeasured: Record<string, number> = {};
   const unreadable: string[] = [];

@@ -17,6 +17,7 @@ import { registerImpact } from './commands/impact-cmd.js';
 import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 import { registerInstall } from './commands/install-cmd.js';
 import { registerAnalyze } from './commands/analyze-cmd.js';
+import { registerCheck } from './commands/check-cmd.js';
 
 const program = new Command();
 program
@@ -46,11 +47,12 @@ registerServe(program);
 registerMcpConfig(program);
 registerInstall(program);
 registerAnalyze(program);
+registerCheck(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
 5 embedding model not available (run \`cg model pull\`), 6 another cg process is writing the index,
-7 a snapshot was refused (damaged, unsafe, newer format or another repository's).`);
+7 a snapshot was refused (damaged, unsafe, newer format or another repository's), 8 cg check: a rule at level error failed.`);
 
 try {
   await program.parseAsync(process.argv);
