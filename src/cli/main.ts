@@ -18,6 +18,7 @@ import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 import { registerInstall } from './commands/install-cmd.js';
 import { registerAnalyze } from './commands/analyze-cmd.js';
 import { registerCheck } from './commands/check-cmd.js';
+import { registerView } from './commands/view-cmd.js';
 
 const program = new Command();
 program
@@ -48,6 +49,7 @@ registerMcpConfig(program);
 registerInstall(program);
 registerAnalyze(program);
 registerCheck(program);
+registerView(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,

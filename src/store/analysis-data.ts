@@ -41,6 +41,8 @@ export interface DefinitionRow {
   parentId: number | null;
   parentKind: string | null;
   parentExported: boolean | null;
+  /** It names supertypes (extends/implements, resolved or not): its methods may override theirs. */
+  hasSupertypes: boolean;
   /** Edges into it from other symbols, by kind (contains left out). */
   incoming: Record<string, number>;
 }
@@ -54,6 +56,7 @@ export function definitions(db: Database.Database): DefinitionRow[] {
     m[kind] = n;
     incoming.set(dst, m);
   }
+  const withSupertypes = new Set(db.prepare("SELECT DISTINCT symbol_id FROM refs WHERE kind IN ('extends', 'implements')").pluck().all() as number[]);
   return (db.prepare(`SELECT s.id, s.name, s.qualified_name, s.kind, f.path, f.language, s.start_line, s.end_line, s.visibility, s.exported,
       s.is_test, f.is_test, s.annotations, s.parent_id, p.kind, p.exported
     FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.id = s.parent_id
@@ -62,7 +65,7 @@ export function definitions(db: Database.Database): DefinitionRow[] {
     .map((r) => ({
       id: r[0], name: r[1], qualifiedName: r[2], kind: r[3], file: r[4], language: r[5], startLine: r[6], endLine: r[7], visibility: r[8],
       exported: r[9] === 1, isTest: r[10] === 1, fileIsTest: r[11] === 1, annotations: JSON.parse(r[12]), parentId: r[13],
-      parentKind: r[14], parentExported: r[15] === null ? null : r[15] === 1, incoming: incoming.get(r[0]) ?? {},
+      parentKind: r[14], parentExported: r[15] === null ? null : r[15] === 1, hasSupertypes: withSupertypes.has(r[0]), incoming: incoming.get(r[0]) ?? {},
     }));
 }
 
@@ -75,4 +78,17 @@ export function indexedFiles(db: Database.Database): { id: number; path: string;
 export function functionsOfFile(db: Database.Database, fileId: number): { id: number; qualifiedName: string; kind: string; startLine: number; endLine: number }[] {
   return db.prepare(`SELECT id, qualified_name AS qualifiedName, kind, start_line AS startLine, end_line AS endLine FROM symbols
     WHERE file_id = ? AND kind IN ('function', 'method') ORDER BY start_line`).all(fileId) as never;
+}
+
+/** Nodes for a whole-graph export: files (with size and rank) or definitions (modules left out). */
+export function graphNodes(db: Database.Database, level: 'file' | 'symbol'): { id: string; label: string; kind: string; file: string; language: string;
+  line: number | null; loc: number | null; rank: number }[] {
+  if (level === 'file') {
+    return (db.prepare('SELECT path, language, loc, pagerank FROM files ORDER BY path').raw().all() as [string, string, number, number][])
+      .map(([p, language, loc, rank]) => ({ id: p, label: p, kind: 'file', file: p, language, line: null, loc, rank }));
+  }
+  return (db.prepare(`SELECT s.id, s.qualified_name, s.kind, f.path, f.language, s.start_line, s.end_line - s.start_line + 1, s.pagerank
+      FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind != 'module' ORDER BY f.path, s.start_line`).raw().all() as
+      [number, string, string, string, string, number, number, number][])
+    .map(([id, label, kind, file, language, line, loc, rank]) => ({ id: String(id), label, kind, file, language, line, loc, rank }));
 }
