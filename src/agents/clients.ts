@@ -10,8 +10,8 @@ import path from 'node:path';
  *   - `cwd`: the client starts servers in the project folder (Claude Code, Codex CLI, Gemini CLI,
  *     Zed), so the entry is just `cg serve`, the same on every machine;
  *   - `workspace`: the client expands `${workspaceFolder}` in arguments (VS Code, Cursor);
- *   - `absolute`: the client starts servers elsewhere (Windsurf and Cline start them in `/`), or its
- *     docs do not say (Continue's user file): the entry names this repository by path, which only a
+ *   - `absolute`: the client starts servers elsewhere (Cline starts them in `/`) or its docs name no
+ *     folder (Windsurf, Continue's user file): the entry names this repository by path, which only a
  *     user-scoped file (never a team's) may hold.
  */
 export const CLIENT_IDS = ['claude', 'cursor', 'vscode', 'windsurf', 'zed', 'codex', 'gemini', 'cline', 'continue'] as const;

@@ -42,10 +42,11 @@ export interface DeadCodeReport {
 }
 
 const ENTRY_NAMES = new Set(['main', '__main__', 'init', 'constructor', 'new', 'setup', 'teardown', 'run', 'handle', 'invoke', 'call', 'apply',
-  'execute', 'render', 'default']);
+  'execute', 'render', 'default',
+  // Java serialization calls these by name.
+  'serialversionuid', 'readresolve', 'writereplace', 'readobject', 'writeobject', 'readobjectnodata']);
 /** Annotations that change how a function is called, not whether something calls it. */
 const INERT_ANNOTATIONS = new Set(['staticmethod', 'classmethod', 'static', 'inline', 'override', 'final', 'deprecated', 'abstractmethod']);
-const MEMBER_KINDS = new Set(['method', 'constant', 'function']);
 const MAX_TEXT_BYTES = 2_000_000;
 
 /**
@@ -65,7 +66,7 @@ const SAMPLE_DIRS = /(^|\/)(__)?(test)?fixtures?(__)?\/|(^|\/)testdata\/|(^|\/)e
 export function deadCode(db: Database.Database, root: string, opts: { includeMedium?: boolean; includeExported?: boolean; fileGlob?: (p: string) => boolean } = {}): DeadCodeReport {
   const defs = definitions(db).filter((d) => !d.isTest && !d.fileIsTest && !SAMPLE_DIRS.test(d.file));
   const byId = new Map(defs.map((d) => [d.id, d]));
-  const candidates = defs.filter((d) => Object.keys(d.incoming).length === 0 && !isApi(d, byId, !!opts.includeExported) && !isEntryPoint(d)
+  const candidates = defs.filter((d) => Object.keys(d.incoming).length === 0 && !isApi(d, byId, !!opts.includeExported) && !isEntryPoint(d, byId)
     && (!opts.fileGlob || opts.fileGlob(d.file)));
   const definedCount = new Map<string, number>();
   for (const d of definitions(db)) definedCount.set(d.name, (definedCount.get(d.name) ?? 0) + 1);
@@ -109,17 +110,21 @@ export function deadCode(db: Database.Database, root: string, opts: { includeMed
 function isApi(d: DefinitionRow, byId: Map<number, DefinitionRow>, includeExported: boolean): boolean {
   if (includeExported) return false;
   if (d.exported) return true;
-  if (d.parentId === null || !MEMBER_KINDS.has(d.kind) || (d.visibility !== 'public' && d.visibility !== 'protected')) return false;
+  if (d.parentId === null || (d.visibility !== 'public' && d.visibility !== 'protected')) return false;
   const parent = byId.get(d.parentId);
   if (!parent || parent.kind === 'function' || parent.kind === 'method') return false;
   // A public method can be reached through an interface or a base type the index does not link it to
-  // (Go's implicit interfaces: sort.Interface's Swap; duck typing): only an exported type's protected
-  // members, and non-public methods, are judged by their references.
+  // (Go's implicit interfaces: sort.Interface's Swap; duck typing). Other public or protected members
+  // (nested types, constants) are API when their type is.
   return d.kind === 'method' ? d.visibility === 'public' || parent.exported || isApi(parent, byId, false) : parent.exported || isApi(parent, byId, false);
 }
 
-function isEntryPoint(d: DefinitionRow): boolean {
+function isEntryPoint(d: DefinitionRow, byId: Map<number, DefinitionRow>): boolean {
   const lower = d.name.toLowerCase();
+  const parent = d.parentId === null ? null : byId.get(d.parentId);
+  // A constructor (named as its class) is reached through the class; an enum's values are its data;
+  // a protected method of a type with supertypes may override one of theirs.
+  if (parent && (d.name === parent.name || parent.kind === 'enum' || (d.visibility === 'protected' && parent.hasSupertypes))) return true;
   // Dunder and sunder names are protocol hooks (__str__, Enum's _generate_next_value_); visit_/depart_/do_
   // methods are dispatched by name by standard visitors (ast.NodeVisitor, docutils, cmd.Cmd).
   if (ENTRY_NAMES.has(lower) || /^__\w+__$/.test(d.name) || /^_[a-z]\w*[a-z]_$/.test(d.name) || /^(visit|depart|do)_\w/.test(d.name)) return true;

@@ -11,7 +11,7 @@ export function registerMcpConfig(program: Command): void {
     .description(`print the MCP configuration that runs \`cg serve\` for this repository: ${CLIENTS.join(', ')} (default claude)`)
     .argument('[client]', CLIENTS.join(' | '), 'claude')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
-    .option('--toolsets <list>', 'the toolsets the server offers: default, codegrapher, bombe, codemem, all (comma-separated)', DEFAULT_TOOLSETS.join(','))
+    .option('--toolsets <list>', 'the toolsets the server offers: default, codegrapher, bombe, codemem, analysis, all (comma-separated)', DEFAULT_TOOLSETS.join(','))
     .option('--json', 'print JSON: {client, file, json, command}')
     .action(async (client: string, opts: { repo?: string; json?: boolean; toolsets: string }) => {
       if (!(CLIENTS as readonly string[]).includes(client)) {
