@@ -163,10 +163,10 @@ describe('complexity', () => {
     }
   });
 
-  it('every language query that exists compiles against its grammar', async () => {
-    const withQuery: string[] = [];
-    for (const l of LANGUAGES) if (analysisQuery(await loadLanguage(l), 'complexity')) withQuery.push(l.id);
-    expect(withQuery).toEqual(expect.arrayContaining(['python', 'typescript', 'tsx', 'javascript', 'go', 'java', 'php', 'rust', 'swift']));
+  it('every language has a complexity query that compiles against its grammar', async () => {
+    const without: string[] = [];
+    for (const l of LANGUAGES) if (!analysisQuery(await loadLanguage(l), 'complexity')) without.push(l.id);
+    expect(without).toEqual([]);
   });
 });
 

@@ -94,15 +94,6 @@ export function serverEntry(d: ClientDecl, opts: InstallOptions): Record<string,
 }
 
 function mcpPart(d: ClientDecl, file: string, entry: Record<string, unknown>): Part {
-  if (d.format === 'toml') {
-    return {
-      part: 'mcp', file, keys: [d.key],
-      apply: (t) => tomlSet(t, d.key, entry, file),
-      remove: (t, prev) => tomlSet(t, d.key, prev[d.key.join('.')] === undefined ? undefined : JSON.parse(prev[d.key.join('.')]!), file),
-      present: (t) => tomlGet(t, d.key, file) !== undefined,
-      read: (t, key) => tomlGet(t, key, file),
-    };
-  }
   if (d.format === 'yaml-file') {
     const text = yamlBlock(entry);
     return {
@@ -118,12 +109,18 @@ function mcpPart(d: ClientDecl, file: string, entry: Record<string, unknown>): P
       read: () => undefined,
     };
   }
+  // A key in a JSON(C) document or a TOML table: the same part over the format's get and set.
+  const get = d.format === 'toml' ? tomlGet : jsonGet;
+  const set = d.format === 'toml'
+    ? (t: string | null, v: unknown) => tomlSet(t, d.key, v as Record<string, unknown> | undefined, file)
+    : (t: string | null, v: unknown) => jsonSet(t, d.key, v, file);
+  const before = (prev: Record<string, string | undefined>) => (prev[d.key.join('.')] === undefined ? undefined : JSON.parse(prev[d.key.join('.')]!));
   return {
     part: 'mcp', file, keys: [d.key],
-    apply: (t) => jsonSet(t, d.key, entry, file),
-    remove: (t, prev) => jsonSet(t, d.key, prev[d.key.join('.')] === undefined ? undefined : JSON.parse(prev[d.key.join('.')]!), file),
-    present: (t) => jsonGet(t, d.key, file) !== undefined,
-    read: (t, key) => jsonGet(t, key, file),
+    apply: (t) => set(t, entry),
+    remove: (t, prev) => set(t, before(prev)),
+    present: (t) => get(t, d.key, file) !== undefined,
+    read: (t, key) => get(t, key, file),
   };
 }
 

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { languageById } from '../lang/registry.js';
 import { definitions, indexedFiles, type DefinitionRow } from '../store/analysis-data.js';
 import { trackedFiles } from '../repo/history-sets.js';
+import type { SymbolRef } from '../graph/blast.js';
 
 /**
  * Dead code: definitions nothing in the index refers to (no edge of any kind but `contains` from
@@ -17,13 +18,7 @@ import { trackedFiles } from '../repo/history-sets.js';
  * means the name appears (a call cg could not resolve, a string, a template), or a string builds names
  * that start like it (`getattr(self, '_get_current_%s' % period)`); only `high` is reported unless asked.
  */
-export interface DeadSymbol {
-  id: number;
-  symbol: string;
-  kind: string;
-  file: string;
-  startLine: number;
-  endLine: number;
+export interface DeadSymbol extends SymbolRef {
   visibility: string;
   confidence: 'high' | 'medium';
   /** Times the name is written in the repository's text files, beyond its definitions. */

@@ -77,7 +77,8 @@ const API: Record<string, Handler> = {
   '/api/impact': (snap, q) => {
     const depth = num(q, 'depth', 3, 1, 6);
     const file = q.get('file');
-    const input = file ? { files: [file] } : { symbols: [`${symbolOf(snap, q).file}:${symbolOf(snap, q).qualifiedName}`] };
+    const sym = file ? null : symbolOf(snap, q);
+    const input = sym ? { symbols: [`${sym.file}:${sym.qualifiedName}`] } : { files: [file!] };
     const r = blastRadius(snap.db, input, depth, (p) => resolveInRepo(snap.root, p), { graph: true });
     return { targets: r.targets, dependents: [...Object.values(r.direct).flat(), ...r.transitive].map((d) => ({ id: d.id, symbol: d.symbol, file: d.file,
       depth: d.depth, relation: d.relation })), tests: r.tests.map((t) => t.symbol), risk: r.risk, graph: r.graph };
