@@ -4,9 +4,9 @@ import { closest, distance } from 'fastest-levenshtein';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { CgError, errorMessage } from '../errors.js';
+import { CG_DIR } from '../paths.js';
 
-/** The directory, under the repository root, that holds everything cg writes. */
-export const CG_DIR = '.codegraph';
+export { CG_DIR };
 /**
  * The configuration a team shares: committed at the repository root, JSON with comments allowed
  * (as tsconfig.json), holding only what differs from the defaults. cg never writes it, except

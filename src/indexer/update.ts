@@ -5,7 +5,7 @@ import { CgError } from '../errors.js';
 import { appendRecord, pendingRecords, type ChangeRecord } from '../changes/log.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import fs from 'node:fs';
-import { CG_DIR } from '../config/config.js';
+import { CG_DIR } from '../paths.js';
 import { errorMessage } from '../errors.js';
 import { applyLocked, type ApplySummary } from './apply.js';
 import { buildIndex, type BuildProgress, type BuildSummary } from './build.js';
