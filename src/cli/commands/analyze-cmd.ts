@@ -9,7 +9,7 @@ import { fileMatcher } from '../../store/glob.js';
 import { toRepoPath } from '../../repo/root.js';
 import { emit, groupDigits, plural, table } from '../output.js';
 import { freshnessLine, openIndex, type OpenIndex } from '../repo.js';
-import { parseIntInRange, usageError } from '../args.js';
+import { examples, parseIntInRange, usageError } from '../args.js';
 
 interface Common { repo?: string; json?: boolean; limit: string }
 
@@ -42,6 +42,7 @@ export function registerAnalyze(program: Command): void {
     .option('--uncertain', 'also report definitions whose name is written elsewhere in the repository (confidence medium)')
     .option('--include-exported', 'also exported definitions and public members of exported types (an application, whose API nobody else calls)')
     .option('--file <glob>', 'only definitions in files matching this glob')
+    .addHelpText('after', examples(['cg analyze dead-code', 'cg analyze dead-code --uncertain --file \'src/**\' --json']))
     .action((opts: Common & { uncertain?: boolean; includeExported?: boolean; file?: string }) => {
       const limit = parseIntInRange('--limit', opts.limit, 1, 100_000);
       return withIndex(opts, ({ db, root }) => deadCode(db, root, { includeMedium: opts.uncertain, includeExported: opts.includeExported,
@@ -55,6 +56,7 @@ export function registerAnalyze(program: Command): void {
     '{level, kinds, cycles: [{members, size, loop}], nodes, edges}')
     .option('--level <level>', 'file or symbol', 'file')
     .option('--edges <kinds>', 'edge kinds to follow, comma-separated (default: imports for files, calls for symbols)')
+    .addHelpText('after', examples(['cg analyze cycles', 'cg analyze cycles --level symbol --json']))
     .action((opts: Common & { level: string; edges?: string }) => {
       const limit = parseIntInRange('--limit', opts.limit, 1, 100_000);
       if (opts.level !== 'file' && opts.level !== 'symbol') throw usageError(`Unknown --level "${opts.level}"`, 'Use file or symbol.');
@@ -69,6 +71,7 @@ export function registerAnalyze(program: Command): void {
     '{communities: [{id, label, files, size, internal, external}], modularity, kinds, placed, files}')
     .option('--resolution <r>', 'above 1: more, smaller communities', '1')
     .option('--tests', 'place test files too')
+    .addHelpText('after', examples(['cg analyze communities', 'cg analyze communities --resolution 1.5']))
     .action((opts: Common & { resolution: string; tests?: boolean }) => {
       const limit = parseIntInRange('--limit', opts.limit, 1, 100_000);
       const resolution = Number(opts.resolution);
@@ -84,6 +87,7 @@ export function registerAnalyze(program: Command): void {
     .option('--file <path>', 'only pairs with this file')
     .option('--commits <n>', 'newest non-merge commits to read', String(COCHANGE_DEFAULTS.commits))
     .option('--min-support <n>', 'commits a pair must share', String(COCHANGE_DEFAULTS.minSupport))
+    .addHelpText('after', examples(['cg analyze co-change', 'cg analyze co-change --file src/app.py --commits 500']))
     .action((opts: Common & { file?: string; commits: string; minSupport: string }) => {
       const limit = parseIntInRange('--limit', opts.limit, 1, 100_000);
       const commits = parseIntInRange('--commits', opts.commits, 10, 100_000);
@@ -98,6 +102,7 @@ export function registerAnalyze(program: Command): void {
     '{functions: [{symbol, kind, file, startLine, endLine, cyclomatic, cognitive, maxNesting}], measured, files, notMeasured}')
     .option('--file <glob>', 'only functions in files matching this glob')
     .option('--min <n>', 'only functions with at least this cyclomatic complexity', '1')
+    .addHelpText('after', examples(['cg analyze complexity', 'cg analyze complexity --min 10 --json']))
     .action((opts: Common & { file?: string; min: string }) => {
       const limit = parseIntInRange('--limit', opts.limit, 1, 100_000);
       const min = parseIntInRange('--min', opts.min, 1, 10_000);
@@ -111,6 +116,7 @@ export function registerAnalyze(program: Command): void {
   common(analyze.command('owners').description('code ownership from CODEOWNERS: owners by lines of code, files nobody owns'),
     '{file, rules, files: [{path, owners, rule}], owners: [{owner, files, loc}], unowned, problems}')
     .option('--file <glob>', 'list the owners of the files matching this glob')
+    .addHelpText('after', examples(['cg analyze owners', 'cg analyze owners --json']))
     .action((opts: Common & { file?: string }) => {
       const limit = parseIntInRange('--limit', opts.limit, 1, 100_000);
       return withIndex(opts, ({ db, root }) => ownership(db, root), (r) => {

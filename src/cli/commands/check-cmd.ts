@@ -19,7 +19,7 @@ export function registerCheck(program: Command): void {
     .option('--format <format>', 'text, json or markdown (a pull-request comment)', 'text')
     .option('--json', 'the same as --format json: {base, changedFiles, rules: [{rule, level, status, summary, findings}], impact, tests, failed}')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
-    .addHelpText('after', `\nExamples:\n  cg check --base origin/main\n  cg check --base main --format markdown > comment.md\n\nRules and levels live under "check" in cg.config.json (see README, "CI gate").`)
+    .addHelpText('after', `\nExamples:\n  $ cg check --base origin/main\n  $ cg check --base main --format markdown > comment.md\n\nRules and levels live under "check" in cg.config.json (see README, "CI gate").`)
     .action(async (opts: { base?: string; snapshots?: string; format: string; json?: boolean; repo?: string }) => {
       const format = opts.json ? 'json' : opts.format;
       if (!['text', 'json', 'markdown'].includes(format)) throw usageError(`Unknown --format "${opts.format}"`, 'Use text, json or markdown.');

@@ -5,7 +5,7 @@ import { displayPath, install, uninstall, type InstallResult } from '../../agent
 import { findRoot } from '../../repo/root.js';
 import { DEFAULT_TOOLSETS, parseToolsets } from '../../mcp/registry.js';
 import { emit } from '../output.js';
-import { usageError } from '../args.js';
+import { examples, usageError } from '../args.js';
 import { openIndex } from '../repo.js';
 
 interface InstallCliOpts { scope?: string; repo?: string; toolsets: string; hooks?: boolean; absolute?: boolean; dryRun?: boolean; json?: boolean }
@@ -30,8 +30,8 @@ function resolve(client: string, opts: InstallCliOpts): { client: ClientId; scop
 
 export function registerInstall(program: Command): void {
   options(program.command('install').description("wire cg's MCP server into an agent's own config file (idempotent; `cg uninstall` undoes it exactly)"),
-    'Examples:\n  cg install claude              # .mcp.json\n  cg install claude --hooks      # and the session-start / search hooks (.claude/settings.json)\n'
-    + '  cg install codex --scope user  # ~/.codex/config.toml\n  cg install cursor --dry-run')
+    'Examples:\n  $ cg install claude              # .mcp.json\n  $ cg install claude --hooks      # and the session-start / search hooks (.claude/settings.json)\n'
+    + '  cg install codex --scope user  # ~/.codex/config.toml\n  $ cg install cursor --dry-run')
     .option('--toolsets <list>', 'toolsets the server offers: default, codegrapher, bombe, codemem, analysis, all', DEFAULT_TOOLSETS.join(','))
     .option('--hooks', 'Claude Code only: also the hooks that put the repository map into a new session and cg\'s answer next to Grep/Glob (opt-in: see README)')
     .option('--absolute', 'user scope only: run this Node and this checkout by path instead of `cg` from PATH')
@@ -45,7 +45,7 @@ export function registerInstall(program: Command): void {
       emit(opts, res, (x) => render(x, r.root));
     });
   options(program.command('uninstall').description('take cg out of an agent\'s config file: the bytes from before `cg install`, or only cg\'s entries if the file was edited since'),
-    'Examples:\n  cg uninstall claude\n  cg uninstall codex --scope user')
+    'Examples:\n  $ cg uninstall claude\n  $ cg uninstall codex --scope user')
     .option('--toolsets <list>', '(ignored: accepted so an install command line can be repeated with uninstall)', DEFAULT_TOOLSETS.join(','))
     .action((client: string, opts: InstallCliOpts) => {
       const r = resolve(client, opts);
@@ -56,6 +56,7 @@ export function registerInstall(program: Command): void {
     .description('run by the agent hooks `cg install claude --hooks` writes: reads the hook\'s JSON on stdin, prints context for the agent (never fails the agent)')
     .argument('<event>', 'session-start | pre-search')
     .option('--repo <dir>', 'repository (default: the hook\'s cwd, or the current directory)')
+    .addHelpText('after', examples(["echo '{\"cwd\": \".\"}' | cg hook session-start"]))
     .action(async (event: string, opts: { repo?: string }) => {
       if (event !== 'session-start' && event !== 'pre-search') throw usageError(`Unknown hook "${event}"`, 'Use session-start or pre-search.');
       await runHook(event, opts.repo);

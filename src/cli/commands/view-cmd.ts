@@ -13,7 +13,7 @@ export function registerView(program: Command): void {
     .description('a local web page over the index (127.0.0.1 only): the repository map, a symbol\'s neighbourhood, a change\'s impact and a query\'s answer as interactive graphs, with search')
     .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', '7777')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
-    .addHelpText('after', '\nExamples:\n  cg view                 # then open http://127.0.0.1:7777/\n  cg view --port 0        # any free port (printed)')
+    .addHelpText('after', '\nExamples:\n  $ cg view                 # then open http://127.0.0.1:7777/\n  $ cg view --port 0        # any free port (printed)')
     .action(async (opts: { port: string; repo?: string }) => {
       const port = parseIntInRange('--port', opts.port, 0, 65535);
       const { startView } = await import('../../view/server.js');
@@ -34,7 +34,7 @@ export function registerView(program: Command): void {
     .option('--edges <kinds>', 'edge kinds, comma-separated (default: every kind but contains)')
     .option('--out <path>', 'write to this file (for neo4j: this folder, nodes.csv and relationships.csv) instead of standard output')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
-    .addHelpText('after', '\nExamples:\n  cg export --format dot | dot -Tsvg > graph.svg\n  cg export --format graphml --level symbol --out graph.graphml\n'
+    .addHelpText('after', '\nExamples:\n  $ cg export --format dot | dot -Tsvg > graph.svg\n  $ cg export --format graphml --level symbol --out graph.graphml\n'
       + '  cg export --format neo4j --out neo4j-import/   # then neo4j-admin database import full --nodes=nodes.csv --relationships=relationships.csv')
     .action((opts: { format: string; level: string; edges?: string; out?: string; repo?: string }) => {
       if (!(EXPORT_FORMATS as readonly string[]).includes(opts.format)) throw usageError(`Unknown --format "${opts.format}"`, `Use one of: ${EXPORT_FORMATS.join(', ')}.`);
