@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acquireWriterLock } from '../src/indexer/lock.js';
@@ -239,6 +239,22 @@ register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});`);
   it('prints the version without loading any command', () => {
     const urls = loadedModules(['--version'], '/');
     expect(urls.filter((u) => u.includes('/cli/commands/'))).toEqual([]);
+  });
+
+  it('can compile the grammars with the baseline compiler only, before the first grammar load and not after', () => {
+    // What a one-shot `cg update` does for a few files (src/lang/loader.ts); in a fresh process, as the CLI runs it.
+    const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(path.dirname(path.dirname(CG)), 'dist', p)).href);
+    const script = `import { baselineCompileOnly, loadLanguage } from ${dist('lang/loader.js')};
+import { languageById } from ${dist('lang/registry.js')};
+const before = baselineCompileOnly();
+const { parser } = await loadLanguage(languageById('python'));
+const root = parser.parse('def f():\\n    return 1\\n').rootNode;
+console.log(JSON.stringify({ before, after: baselineCompileOnly(), tree: root.toString() }));`;
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(res.status, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(out).toMatchObject({ before: true, after: false });
+    expect(out.tree).toMatch(/^\(module \(function_definition name: \(identifier\)/);
   });
 
   it('registers each command from its own module, and all of them, in help order, for help', async () => {

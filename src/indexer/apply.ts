@@ -24,6 +24,7 @@ import { fileHistory } from '../repo/git.js';
 import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './vectors.js';
 import path from 'node:path';
 import { languageForFile } from '../lang/registry.js';
+import { baselineCompileOnly } from '../lang/loader.js';
 
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
@@ -68,6 +69,17 @@ export interface ApplyPhases {
   commit: number;
 }
 
+/** How the process running an update extracts files. */
+export interface ApplyRun {
+  /** Threads already started (cg watch, a restore's catch-up): extraction runs on them whatever its size. */
+  extraction?: ExtractionPool;
+  /** The process exits after this update (the CLI's `cg update`): a few files are parsed without V8's optimizing compiler. */
+  oneShot?: boolean;
+}
+
+/** Up to this many files to parse, a one-shot update compiles the grammars for a quick start (baselineCompileOnly). */
+const QUICK_START_FILES = 50;
+
 interface Plan {
   /** Paths to re-check; null means every file (a rescan). */
   paths: Set<string> | null;
@@ -82,7 +94,7 @@ interface Plan {
  * with the index by content hash, so replaying records, or running after a crash, converges.
  */
 export async function applyLocked(root: string, onProgress: (p: BuildProgress) => void = () => {},
-  extraction?: ExtractionPool): Promise<ApplySummary> {
+  run: ApplyRun = {}): Promise<ApplySummary> {
   const started = performance.now();
   const config = loadConfig(root);
   let db: Database.Database;
@@ -113,7 +125,7 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
       closed = true;
       return { ...(await rebuild(root, config, onProgress, started, rebuildReason)), records: log.entries.length, problems: log.problems };
     }
-    const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress, extraction, started);
+    const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress, run, started);
     const changed = result.added + result.modified + result.deleted || log.entries.length || result.vectors;
     return {
       ...result, mode: changed ? 'incremental' : 'none', reason: plan.rescan, records: log.entries.length, problems: log.problems,
@@ -212,7 +224,7 @@ function inheritanceChanged(db: Database.Database, modifiedIds: number[], before
 }
 
 async function applyIncremental(root: string, db: Database.Database, config: Config, meta: Meta, state: RepoState,
-  candidates: Set<string> | null, onProgress: (p: BuildProgress) => void, extraction: ExtractionPool | undefined,
+  candidates: Set<string> | null, onProgress: (p: BuildProgress) => void, { extraction, oneShot }: ApplyRun,
   started: number): Promise<Counts> {
   const indexed = new Map((db.prepare('SELECT path, id, hash FROM files').raw().all() as [string, number, string][])
     .map(([path, id, hash]) => [path, { id, hash }]));
@@ -303,6 +315,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   lap('plan');
   const outcomes: FileOutcome[] = [];
   onProgress({ phase: 'parse', done: 0, total: jobs.length });
+  if (oneShot && !extraction && jobs.length <= QUICK_START_FILES) baselineCompileOnly();
   await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {
     outcomes.push(...batch);
     onProgress({ phase: 'parse', done: outcomes.length, total: jobs.length });
