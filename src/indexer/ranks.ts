@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { powerIteration, type Csr } from '../graph/pagerank.js';
+import { powerIteration, type Csr } from '../graph/power-iteration.js';
 import type { IndexWriter } from '../store/writer.js';
 import { GenerationCache } from './generation-cache.js';
 
