@@ -304,3 +304,32 @@ describe('incremental updates equal full builds', () => {
     expect(records.filter((l) => l.includes('"event":"post-commit"')).length).toBeGreaterThan(40);
   }, 600_000);
 });
+
+/** Builds `files`, applies `edits` (path -> content, null deletes) through an update, and compares with a rebuild. */
+async function updateEqualsRebuild(files: Record<string, string>, edits: Record<string, string | null>): Promise<string[]> {
+  // Unrelated files, so that the update re-resolves only some files rather than all of them.
+  const filler = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`filler/f${i}.py`, `def f${i}():\n    return ${i}\n`]));
+  const root = makeRepo({ ...files, ...filler }, { commit: true });
+  fs.mkdirSync(path.join(root, '.codegraph'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.codegraph', 'config.json'), JSON.stringify({ hooks: { autoApply: false } }));
+  await buildIndex(root);
+  for (const [p, content] of Object.entries(edits)) {
+    if (content === null) fs.rmSync(path.join(root, p));
+    else fs.writeFileSync(path.join(root, p), content);
+  }
+  recordSaves(root, Object.keys(edits));
+  const res = await updateIndex(root);
+  expect(res.rounds.map((r) => r.mode)).toContain('incremental');
+  return differences(dumpOf(root), (await freshDump(root)).dump);
+}
+
+describe('incremental updates of the deeper graph equal full builds', () => {
+  it('a method added two supertypes up gives the subtype\'s method its override', async () => {
+    const files = {
+      'a.py': 'class A:\n    pass\n',
+      'b.py': 'from a import A\n\n\nclass B(A):\n    pass\n',
+      'c.py': 'from b import B\n\n\nclass C(B):\n    def render(self):\n        return 1\n',
+    };
+    expect(await updateEqualsRebuild(files, { 'a.py': 'class A:\n    def render(self):\n        return 0\n' })).toEqual([]);
+  });
+});

@@ -30,6 +30,10 @@ export interface Config {
     /** How candidates from full-text, vectors and the graph are fused (src/retrieve/fusion.ts; README "Ranking presets"). */
     preset: RankingPreset;
   };
+  warnings: {
+    /** Answers warn about relations whose confidence is at most this (spec 004 FR-003: 70 %). */
+    lowConfidence: number;
+  };
 }
 
 export const RANKING_PRESETS = ['hybrid', 'lexical', 'prd', 'spec004', 'rrf'] as const;
@@ -74,6 +78,7 @@ export const DEFAULT_CONFIG: Config = {
   secrets: { enabled: true, allowlistFile: '.cgsecrets' },
   embeddings: { enabled: true, model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
   retrieval: { preset: 'hybrid' },
+  warnings: { lowConfidence: 0.7 },
 };
 
 export function configPath(root: string): string {
@@ -156,6 +161,16 @@ function mergeConfig(raw: unknown, file: string): Config {
         throw bad('retrieval.preset', `one of ${RANKING_PRESETS.map((x) => `"${x}"`).join(', ')}`);
       }
       cfg.retrieval.preset = q.preset as RankingPreset;
+    }
+  }
+  if (r.warnings !== undefined) {
+    const w = r.warnings as Record<string, unknown>;
+    if (typeof w !== 'object' || w === null || Array.isArray(w)) throw bad('warnings', 'an object');
+    if (w.lowConfidence !== undefined) {
+      if (typeof w.lowConfidence !== 'number' || !(w.lowConfidence >= 0 && w.lowConfidence <= 1)) {
+        throw bad('warnings.lowConfidence', 'a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)');
+      }
+      cfg.warnings.lowConfidence = w.lowConfidence;
     }
   }
   return cfg;

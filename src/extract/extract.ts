@@ -24,11 +24,24 @@ interface Range {
   end: number;
 }
 
+/**
+ * A range of a tree that another parse read again: embedded code (a macro body parsed as code) or the
+ * inside of a syntax error (`recovery`). What the first tree saw there is superseded by the new parse.
+ */
+interface ParsedAgain extends Range {
+  tree: Tree;
+  recovery: boolean;
+}
+
 const MAX_MUTATES = 20;
 const ERROR_WIDEN_MAX_LINES = 4;
 
 /** Rounds of parsing again what the language calls embedded code (macros inside macros). */
 const MAX_EMBED_DEPTH = 3;
+/** Rounds of parsing again the inside of syntax errors (an error inside the re-parsed text, and so on). */
+const MAX_RECOVERY_DEPTH = 3;
+/** Error regions parsed again per file and round; a file with more is mostly noise. */
+const MAX_RECOVERED_ERRORS = 50;
 
 /** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
 export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
@@ -36,7 +49,7 @@ export function extractSource(lang: LoadedLanguage, path: string, source: string
   const tree = lang.parser.parse(text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   const embedded: Tree[] = [];
-  const parsedAgain: (Range & { tree: Tree })[] = [];
+  const parsedAgain: ParsedAgain[] = [];
   try {
     // Signatures quote the file as written; the rewrite keeps offsets, so the tree's positions fit both.
     // Code the grammar saw only as tokens (Rust's `cfg_rt! { pub fn f() {} }`) is parsed again on its own.
@@ -46,14 +59,63 @@ export function extractSource(lang: LoadedLanguage, path: string, source: string
       const next = lang.parser.parse(text, null, { includedRanges });
       if (!next) break;
       embedded.push(next);
-      for (const r of includedRanges) parsedAgain.push({ start: r.startIndex, end: r.endIndex, tree: root.tree });
+      for (const r of includedRanges) parsedAgain.push({ start: r.startIndex, end: r.endIndex, tree: root.tree, recovery: false });
       root = next.rootNode;
     }
-    return new FileExtractor(lang, path, source, tree.rootNode, embedded.map((t) => t.rootNode), parsedAgain).run();
+    const recovered = recoverErrors(lang, text, tree.rootNode, parsedAgain);
+    return new FileExtractor(lang, path, source, tree.rootNode, embedded.map((t) => t.rootNode), parsedAgain,
+      recovered.map((t) => t.rootNode)).run();
   } finally {
     tree.delete();
     for (const t of embedded) t.delete();
   }
+}
+
+/**
+ * Error recovery. Tree-sitter wraps what follows a syntax error in an ERROR node, and may swallow
+ * well-formed code after it there (a class whose first method has a broken parameter list loses its
+ * other methods). The text of each multi-line ERROR, from the line after the one it starts on, is
+ * parsed again on its own (positions kept); what that parse finds supersedes what the ERROR held. An
+ * error in the new parse is recovered the same way, a few rounds deep. Returns the new trees, which
+ * the caller deletes (they are also in the result's trees, via `parsedAgain`).
+ */
+function recoverErrors(lang: LoadedLanguage, text: string, root: Node, parsedAgain: ParsedAgain[]): Tree[] {
+  const trees: Tree[] = [];
+  let roots = [root];
+  for (let depth = 0; depth < MAX_RECOVERY_DEPTH && roots.length; depth++) {
+    const next: Node[] = [];
+    for (const r of roots) {
+      if (!r.hasError) continue;
+      for (const err of outermostErrors(r).slice(0, MAX_RECOVERED_ERRORS)) {
+        const lineEnd = text.indexOf('\n', err.startIndex);
+        if (lineEnd < 0 || lineEnd + 1 >= err.endIndex) continue; // a one-line error hides nothing
+        const start = lineEnd + 1;
+        const t = lang.parser.parse(text, null, { includedRanges: [{
+          startIndex: start, endIndex: err.endIndex, startPosition: { row: err.startPosition.row + 1, column: 0 }, endPosition: err.endPosition,
+        }] });
+        if (!t) continue;
+        trees.push(t);
+        parsedAgain.push({ start, end: err.endIndex, tree: r.tree, recovery: true });
+        next.push(t.rootNode);
+      }
+    }
+    roots = next;
+  }
+  return trees;
+}
+
+/** The ERROR nodes of a tree that are not inside another one. */
+function outermostErrors(root: Node): Node[] {
+  const out: Node[] = [];
+  const visit = (n: Node) => {
+    if (n.isError) {
+      out.push(n);
+      return;
+    }
+    for (const c of n.children) if (c && c.hasError) visit(c);
+  };
+  visit(root);
+  return out;
 }
 
 /** The language's rewrite of the text, used only when it keeps every offset (positions must stay true). */
@@ -83,7 +145,9 @@ class FileExtractor {
     private readonly root: Node,
     private readonly embeddedRoots: Node[] = [],
     /** Ranges of a tree that the next embedded tree parsed again: what that tree saw there is superseded. */
-    private readonly parsedAgain: (Range & { tree: Tree })[] = [],
+    private readonly parsedAgain: ParsedAgain[] = [],
+    /** Trees of the inside of syntax errors, parsed again (see recoverErrors). */
+    private readonly recoveredRoots: Node[] = [],
   ) {
     this.spec = lang.spec;
     this.isTestFile = this.spec.isTestFile(path);
@@ -103,9 +167,12 @@ class FileExtractor {
     const moduleDocLines: Node[] = [];
 
     for (const root of this.embeddedRoots) if (root.hasError) this.collectErrors(root, new Set(), this.embeddedErrors);
-    const matches = [this.root, ...this.embeddedRoots].flatMap((root) => this.lang.query.matches(root));
+    const matches = [this.root, ...this.embeddedRoots, ...this.recoveredRoots].flatMap((root) => this.lang.query.matches(root));
     for (const match of matches) {
-      if (this.embeddedRoots.length && match.captures.some((c) => this.inEmbeddedError(c.node) || this.superseded(c.node))) {
+      // Embedded code supersedes any match that touches it; a recovered error region only the matches wholly
+      // inside it (a class whose header precedes the error keeps its match, body and all).
+      if (this.parsedAgain.length && (match.captures.some((c) => this.inEmbeddedError(c.node) || this.superseded(c.node, false))
+        || match.captures.every((c) => this.superseded(c.node, true)))) {
         continue;
       }
       const caps = byName(match.captures);
@@ -155,7 +222,7 @@ class FileExtractor {
       }
     }
 
-    if (this.root.hasError) this.collectErrors(this.root, new Set(defs.keys()));
+    for (const root of [this.root, ...this.recoveredRoots]) if (root.hasError) this.collectErrors(root, new Set(defs.keys()));
     this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc, moduleDocLines);
     const scopes = this.bindingScopes(bindings);
     this.attachMutates(mutateTargets, mutateGlobals);
@@ -183,6 +250,13 @@ class FileExtractor {
    * guessed too. Definitions and large parents are not widened: their other members parse fine.
    */
   private collectErrors(node: Node, defNodes: Set<number>, into: Range[] = this.errors): void {
+    const recovered = node.isError ? this.parsedAgain.find((r) => r.recovery && r.tree === node.tree && r.end === node.endIndex
+      && r.start > node.startIndex) : undefined;
+    if (recovered) {
+      // The rest was parsed again, and that parse's own errors count: the error is the line it starts on.
+      into.push({ start: node.startIndex, end: recovered.start });
+      return;
+    }
     if (node.isError || node.isMissing) {
       const p = node.parent;
       const small = p && p.parent && !defNodes.has(p.id) && p.endPosition.row - p.startPosition.row <= ERROR_WIDEN_MAX_LINES;
@@ -195,12 +269,13 @@ class FileExtractor {
 
   /**
    * A node of a tree inside a range the next embedded tree parsed again (token-tree guesses in a macro
-   * body that now parses as code), unless that parse failed there.
+   * body that now parses as code), unless that parse failed there; or, with `recovery`, inside an error
+   * region that was parsed again.
    */
-  private superseded(node: Node): boolean {
+  private superseded(node: Node, recovery: boolean): boolean {
     for (const r of this.parsedAgain) {
-      if (r.tree === node.tree && r.start <= node.startIndex && node.endIndex <= r.end) {
-        return !this.embeddedErrors.some((e) => node.startIndex < e.end && e.start < node.endIndex);
+      if (r.recovery === recovery && r.tree === node.tree && r.start <= node.startIndex && node.endIndex <= r.end) {
+        return recovery || !this.embeddedErrors.some((e) => node.startIndex < e.end && e.start < node.endIndex);
       }
     }
     return false;
@@ -378,7 +453,9 @@ class FileExtractor {
 
   private signature(d: DefMatch): string {
     const node = d.node;
-    const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
+    let end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
+    // A header broken by a syntax error (`class A:` then a def the parser could not read) ends where the error starts.
+    for (const e of this.errors) if (e.start > d.name!.endIndex && e.start < end) end = e.start;
     let text = this.signatureSource(node, d.name!, end);
     if (!d.body) text = text.trimStart().split('\n')[0];
     return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>'));

@@ -3,6 +3,7 @@ import { CgError } from '../errors.js';
 import type { SymbolInfo } from '../store/queries.js';
 import { dependents, pathTo, type Reach, type Relation } from './impact.js';
 import { changeTargets, type ChangeInput, type ChangedSymbol } from './targets.js';
+import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
 
 /** A symbol as the impact answers show it: enough to open it, not its whole record. */
 export interface SymbolRef {
@@ -66,7 +67,8 @@ function requireChanges(input: ChangeInput): void {
  * symbol through calls, imports or test edges within `depth` steps, strongest link first, each with
  * the chain that links it to the change.
  */
-export function testsFor(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string): TestsForResult {
+export function testsFor(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string,
+  lowConfidence = DEFAULT_LOW_CONFIDENCE): TestsForResult {
   requireChanges(input);
   const { changed, unmatched } = changeTargets(db, input, checkPath);
   const seeds = new Map(changed.map((c) => [c.symbol.id, c.symbol]));
@@ -79,6 +81,8 @@ export function testsFor(db: Database.Database, input: ChangeInput, depth: numbe
   const warnings: string[] = [];
   if (!changed.length) warnings.push('None of the inputs matched an indexed symbol or file; see unmatched.');
   else if (!tests.length) warnings.push(`No test reaches the change within ${depth} steps of calls, imports or test edges: run the whole suite, or raise max_depth.`);
+  warnings.push(...answerWarnings(db, { confidences: tests.filter((t) => t.depth > 0).map((t) => t.confidence),
+    files: [...changed.map((c) => c.symbol.file), ...tests.flatMap((t) => t.path.map((p) => p.file))] }, lowConfidence));
   return { changed: changed.map(changedRef), unmatched, tests, testFiles: testFiles(tests), depth, truncated: walk.truncated, warnings };
 }
 
@@ -116,7 +120,10 @@ export interface Dependent extends SymbolRef {
 export interface BlastRadius {
   targets: (SymbolRef & { reason: string })[];
   unmatched: { input: string; reason: string }[];
-  /** Depth 1, by relation: who calls, imports, extends or implements, or tests the targets directly. */
+  /**
+   * Depth 1, by relation: who calls the targets (or, for an override, the method it overrides), imports
+   * them, extends, implements or overrides them, or tests them directly.
+   */
   direct: Record<'callers' | 'importers' | 'subtypes' | 'tests', Dependent[]>;
   /** Depth 2 and beyond. */
   transitive: Dependent[];
@@ -126,10 +133,13 @@ export interface BlastRadius {
   risk: { level: 'low' | 'medium' | 'high'; reasons: string[] };
   depth: number;
   truncated: boolean;
+  /** Uncertain dependents (counted) and partially parsed files in the answer (src/graph/warnings.ts). */
+  warnings: string[];
 }
 
 /** Bombe §5: what a change to these symbols or files can break, how far, and which tests would notice. */
-export function blastRadius(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string): BlastRadius {
+export function blastRadius(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string,
+  lowConfidence = DEFAULT_LOW_CONFIDENCE): BlastRadius {
   requireChanges(input);
   const { changed, unmatched } = changeTargets(db, input, checkPath);
   const seeds = new Map(changed.map((c) => [c.symbol.id, c.symbol]));
@@ -154,15 +164,17 @@ export function blastRadius(db: Database.Database, input: ChangeInput, depth: nu
   return {
     targets: changed.map(changedRef), unmatched,
     direct: {
-      callers: direct.filter((d) => d.relation === 'calls' && !d.isTest),
+      callers: direct.filter((d) => (d.relation === 'calls' || d.relation === 'calls-overridden') && !d.isTest),
       importers: direct.filter((d) => d.relation === 'imports' && !d.isTest),
-      subtypes: direct.filter((d) => d.relation === 'extends' || d.relation === 'implements'),
+      subtypes: direct.filter((d) => d.relation === 'extends' || d.relation === 'implements' || d.relation === 'overrides'),
       tests: direct.filter((d) => d.isTest),
     },
     transitive: all.filter((d) => d.depth > 1),
     byDepth, affectedFiles, tests,
     risk: risk(changed.map((c) => c.symbol), all, affectedFiles, tests),
     depth, truncated: walk.truncated,
+    warnings: answerWarnings(db, { confidences: all.map((d) => d.confidence), files: [...changed.map((c) => c.symbol.file), ...all.map((d) => d.file)] },
+      lowConfidence),
   };
 }
 

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
 import { edgesFrom, edgesTo, findSymbolsByRef, symbolById, type SymbolInfo } from '../store/queries.js';
 import { traverse, type Hop } from './traverse.js';
+import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
 
 export interface RefEntry extends SymbolInfo {
   /** The first call-site line: in the caller's file for callers, in the target's file for callees. */
@@ -17,10 +18,15 @@ export interface RefsResult {
   target: SymbolInfo;
   callers?: RefEntry[];
   callees?: RefEntry[];
-  /** Types that extend or implement the target (transitively, to the depth asked). */
+  /**
+   * Types that extend or implement the target (transitively, to the depth asked); for a method, the
+   * methods that override or implement it.
+   */
   subtypes?: RefEntry[];
-  /** Types the target extends or implements. */
+  /** Types the target extends or implements; for a method, the methods it overrides or implements. */
   supertypes?: RefEntry[];
+  /** Uncertain relations (counted) and partially parsed files in the answer (src/graph/warnings.ts). */
+  warnings: string[];
 }
 
 export interface RefsOptions {
@@ -30,6 +36,8 @@ export interface RefsOptions {
   fileGlob?: string;
   /** Also the inheritance edges: implementors and subclasses, and the types it extends or implements. */
   hierarchy?: boolean;
+  /** Warn about relations of this confidence or less (default 0.7). */
+  lowConfidence?: number;
 }
 
 /** Exactly one symbol for a user's reference, or an error that lists the candidates. */
@@ -50,20 +58,24 @@ export function pickSymbol(db: Database.Database, ref: string, fileGlob?: string
 
 export function symbolReferences(db: Database.Database, ref: string, opts: RefsOptions): RefsResult {
   const target = pickSymbol(db, ref, opts.fileGlob);
-  const result: RefsResult = { target };
+  const result: RefsResult = { target, warnings: [] };
   const callers = (id: number): Hop[] => edgesTo(db, id, ['calls']).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence }));
   const callees = (id: number): Hop[] => edgesFrom(db, id, ['calls'])
     .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence }));
   if (opts.callers) result.callers = entries(db, traverse(target.id, callers, opts.depth), target);
   if (opts.callees) result.callees = entries(db, traverse(target.id, callees, opts.depth), target);
   if (opts.hierarchy) {
-    const kinds = ['extends', 'implements'];
+    // Types extend and implement types; methods override methods: one walk serves both.
+    const kinds = ['extends', 'implements', 'overrides'];
     const subs = (id: number): Hop[] => edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence }));
     const supers = (id: number): Hop[] => edgesFrom(db, id, kinds)
       .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence }));
     result.subtypes = entries(db, traverse(target.id, subs, opts.depth), target);
     result.supertypes = entries(db, traverse(target.id, supers, opts.depth), target);
   }
+  const shown = [result.callers, result.callees, result.subtypes, result.supertypes].flatMap((l) => l ?? []);
+  result.warnings = answerWarnings(db, { confidences: shown.map((e) => e.confidence), files: [target.file, ...shown.map((e) => e.file)] },
+    opts.lowConfidence ?? DEFAULT_LOW_CONFIDENCE);
   return result;
 }
 

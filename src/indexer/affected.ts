@@ -13,7 +13,8 @@ import type { FileExtract } from '../extract/types.js';
  *     `export { x } from`, `pub use`), or it imports from a file whose imports changed (wildcards).
  *     References never see another file's imports but through their own file's imports, so a new
  *     `use std::task::Poll` in one file does not re-resolve every file that calls something `Poll`, or
- *   - an import of it names an added or removed file's module (an external import can turn internal).
+ *   - an import of it names an added or removed file's module (an external import can turn internal),
+ *   - it defines a method named like a changed definition (the method it overrides may have changed).
  * Editing a function's body changes none of these, so only the edited file is re-resolved. Changes to
  * supertypes reach further (every subtype's method lookups), so the caller re-resolves everything when
  * the changed files' own inheritance edges differ. test/incremental.test.ts checks the result against
@@ -157,6 +158,17 @@ export function affectedFiles(db: Database.Database, changed: number[], fp: Chan
       if (fp.names.has(name) || (receiverType && (fp.names.has(last(receiverType)) || fp.names.has(head(receiverType))))
         || (receiver && (fp.names.has(head(receiver)) || fp.names.has(last(receiver))))) out.add(fileId);
     }
+  }
+  if (names.length) {
+    // An override links a method to the same-named method of a supertype: a definition of that name
+    // added, removed or altered anywhere may change the overrides of the methods so named.
+    // One indexed lookup per name (symbols_name is case-insensitive); a scan when there are many.
+    const exact = new Set(names);
+    const byName = db.prepare("SELECT file_id, name FROM symbols WHERE name = ? COLLATE NOCASE AND kind = 'method'").raw();
+    const rows = names.length > 40
+      ? db.prepare("SELECT file_id, name FROM symbols WHERE kind = 'method'").raw().all() as [number, string][]
+      : names.flatMap((n) => byName.all(n) as [number, string][]);
+    for (const [fileId, name] of rows) if (exact.has(name)) out.add(fileId);
   }
   const words = [...new Set([...names, ...fp.importNames, ...fp.modules])];
   if (words.length) {

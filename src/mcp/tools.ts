@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RANKING_PRESETS } from '../config/config.js';
+import { loadConfig, RANKING_PRESETS } from '../config/config.js';
 import { SYMBOL_KINDS } from '../lang/types.js';
 import { resolveInRepo } from '../repo/root.js';
 import { DEFAULT_BUDGET, MAX_BUDGET, MAX_QUERY_CHARS, MIN_BUDGET, runQuery } from '../retrieve/query.js';
@@ -86,6 +86,11 @@ function path(snap: Snapshot, p: string): string {
   return resolveInRepo(snap.root, p);
 }
 
+/** The repository's threshold for low-confidence warnings (config `warnings.lowConfidence`). */
+function lowConfidence(snap: Snapshot): number {
+  return loadConfig(snap.root).warnings.lowConfidence;
+}
+
 export const TOOLS: ToolDef[] = [
   {
     name: 'codegraph_query',
@@ -166,13 +171,13 @@ export const TOOLS: ToolDef[] = [
       symbol: z.string().min(1).max(MAX_NAME).describe('a qualified name (Service.run), a plain name, or file:name (src/app.py:Service.run)'),
       direction: z.enum(['callers', 'callees', 'both']).default('both').describe('callers, callees or both (default)'),
       depth: z.number().int().min(1).max(5).default(1).describe('levels to follow (1-5, default 1)'),
-      hierarchy: z.boolean().default(false).describe('also subtypes (implementors, subclasses) and supertypes'),
+      hierarchy: z.boolean().default(false).describe('also subtypes (implementors, subclasses) and supertypes; for a method, the methods that override it and those it overrides'),
       file_glob: z.string().min(1).max(MAX_NAME).optional().describe('pick the symbol among those in files matching this glob'),
       limit: limitArg(100),
     }),
     run(a, snap) {
       const res = symbolReferences(snap.db, a.symbol, { callers: a.direction !== 'callees', callees: a.direction !== 'callers',
-        depth: a.depth, fileGlob: a.file_glob, hierarchy: a.hierarchy });
+        depth: a.depth, fileGlob: a.file_glob, hierarchy: a.hierarchy, lowConfidence: lowConfidence(snap) });
       return { body: capLists({ status: 'ok', ...res }, ['callers', 'callees', 'subtypes', 'supertypes'], a.limit) };
     },
   },
@@ -198,7 +203,7 @@ export const TOOLS: ToolDef[] = [
     schema: z.object({ ...changeArgs, max_depth: z.number().int().min(1).max(MAX_IMPACT_DEPTH).default(DEFAULT_IMPACT_DEPTH)
       .describe(`steps to follow from the change (1-${MAX_IMPACT_DEPTH}, default ${DEFAULT_IMPACT_DEPTH})`), limit: limitArg(50) }),
     run(a, snap) {
-      const res = testsFor(snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => path(snap, p));
+      const res = testsFor(snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => path(snap, p), lowConfidence(snap));
       return { body: capLists({ status: 'ok', ...res }, ['tests', 'testFiles', 'changed', 'unmatched'], a.limit) };
     },
   },
@@ -215,7 +220,7 @@ export const TOOLS: ToolDef[] = [
       format: z.enum(['json', 'mermaid']).default('json').describe('json (default), or mermaid: a flowchart of the dependents as text'),
       limit: limitArg(100) }),
     run(a, snap) {
-      const res = blastRadius(snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => path(snap, p));
+      const res = blastRadius(snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => path(snap, p), lowConfidence(snap));
       const body = capLists({ status: 'ok', ...res }, ['callers', 'importers', 'subtypes', 'tests', 'transitive', 'affectedFiles', 'targets', 'unmatched'], a.limit);
       return { body, text: a.format === 'mermaid' ? renderBlastMermaid(res) : undefined };
     },

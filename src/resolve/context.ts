@@ -69,6 +69,8 @@ export class ResolveContext {
   readonly resolving = new Set<number>();
   readonly resolvers = new Map<string, ImportResolver>();
   readonly supers = new Map<number, number[]>();
+  /** Confidence of each supertype edge, by `sub:sup`. */
+  readonly superConfidence = new Map<string, number>();
   readonly returnTypes = new Map<string, Hit | null>();
   /** Types with a supertype from outside the repository (imported from a dependency, or defined nowhere here). */
   readonly outsideSupers = new Set<number>();

@@ -19,8 +19,11 @@ export function resolveInherit(cx: ResolveContext, r: RRef): void {
   for (const sub of subs) {
     for (const id of hit.ids) {
       if (id === sub) continue;
-      cx.edge(sub, id, inheritKind(cx, r.kind, sub, id), cx.confidence(hit, r.inError), r.line, r.fileId, null);
+      const confidence = cx.confidence(hit, r.inError);
+      cx.edge(sub, id, inheritKind(cx, r.kind, sub, id), confidence, r.line, r.fileId, null);
       push(cx.supers, sub, id);
+      const key = `${sub}:${id}`;
+      cx.superConfidence.set(key, Math.max(cx.superConfidence.get(key) ?? 0, confidence));
     }
   }
 }

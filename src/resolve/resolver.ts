@@ -4,6 +4,7 @@ import { ResolveContext } from './context.js';
 import { resolveInherit } from './inherits.js';
 import { resolveCall } from './calls.js';
 import { addTestEdges } from './test-edges.js';
+import { addOverrides } from './overrides.js';
 
 /**
  * Resolution: references as the extraction wrote them -> edges with a confidence. The steps run in
@@ -16,6 +17,7 @@ export function resolveAll(input: ResolveInput, repo: RepoView): ResolveOutput {
   // Every supertype, also outside `only`: method lookups anywhere go through inheritance.
   for (const r of input.refs) if (r.kind !== 'call') resolveInherit(cx, r);
   for (const r of input.refs) if (r.kind === 'call' && cx.emits(r.fileId)) resolveCall(cx, r);
+  addOverrides(cx);
   addTestEdges(cx);
   return { edges: cx.edges, refs: cx.refStates, imports: cx.importStates };
 }

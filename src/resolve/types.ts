@@ -18,6 +18,9 @@ export interface RSymbol {
   kind: string;
   exported: boolean;
   isTest: boolean;
+  startLine: number;
+  /** The definition's name lies in a syntax-error region. */
+  inError: boolean;
 }
 
 export interface RImport extends ImportSpec {

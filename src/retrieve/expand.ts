@@ -14,7 +14,7 @@ const HOP_DECAY = 0.5;
 export function expandRegions(db: Database.Database, seeds: Region[], depth: number, taken: Set<number>): Region[] {
   if (depth <= 0) return [];
   const out = new Map<number, Region>();
-  const add = (id: number, score: number, rationale: string, wholeFile = false) => {
+  const add = (id: number, score: number, rationale: string, relationConfidence: number, wholeFile = false) => {
     if (taken.has(id)) return;
     const prev = out.get(id);
     if (prev && prev.score >= score) return;
@@ -22,7 +22,8 @@ export function expandRegions(db: Database.Database, seeds: Region[], depth: num
     if (!s || (s.kind === 'module' && !wholeFile)) return;
     // A module-level test suite (describe/it at the top of a test file) is shown from the file's head.
     const end = s.kind === 'module' ? Math.min(s.endLine, 40) : s.endLine;
-    out.set(id, { fileId: -1, path: s.file, symbol: s.kind === 'module' ? null : s, startLine: s.startLine, endLine: end, rationale, score });
+    out.set(id, { fileId: -1, path: s.file, symbol: s.kind === 'module' ? null : s, startLine: s.startLine, endLine: end, rationale, score,
+      relationConfidence });
   };
   const hop = (kinds: string[], reverse: boolean) => (id: number): Hop[] =>
     (reverse ? edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence }))
@@ -31,12 +32,14 @@ export function expandRegions(db: Database.Database, seeds: Region[], depth: num
     if (!seed.symbol) continue;
     const name = seed.symbol.qualifiedName;
     for (const r of traverse(seed.symbol.id, hop(['calls'], false), depth, 50)) {
-      add(r.id, seed.score * r.confidence * HOP_DECAY ** r.depth, r.depth === 1 ? `called by ${name}` : `reached from ${name} (${r.depth} calls away)`);
+      add(r.id, seed.score * r.confidence * HOP_DECAY ** r.depth, r.depth === 1 ? `called by ${name}` : `reached from ${name} (${r.depth} calls away)`,
+        r.confidence);
     }
     for (const r of traverse(seed.symbol.id, hop(['calls'], true), depth, 50)) {
-      add(r.id, seed.score * r.confidence * HOP_DECAY ** r.depth, r.depth === 1 ? `calls ${name}` : `reaches ${name} (${r.depth} calls away)`);
+      add(r.id, seed.score * r.confidence * HOP_DECAY ** r.depth, r.depth === 1 ? `calls ${name}` : `reaches ${name} (${r.depth} calls away)`,
+        r.confidence);
     }
-    for (const e of edgesTo(db, seed.symbol.id, ['tests'])) add(e.src, seed.score * e.confidence * HOP_DECAY, `test of ${name}`, true);
+    for (const e of edgesTo(db, seed.symbol.id, ['tests'])) add(e.src, seed.score * e.confidence * HOP_DECAY, `test of ${name}`, e.confidence, true);
   }
   return [...out.values()];
 }

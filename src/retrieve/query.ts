@@ -11,6 +11,7 @@ import { taskText } from './boilerplate.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
+import { answerWarnings } from '../graph/warnings.js';
 
 /**
  * `cg query`: the places an agent needs for a task, within a token budget, each with a reason and a
@@ -111,6 +112,10 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
   const { ranked, preset, warnings, text } = await rankCandidates(db, root, input);
   const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
+  if (stale.length) {
+    warnings.push(`${stale.length} execution-signal reference(s) name files or lines that are not in the repository now (see `
+      + 'stale_references): they were left out of the ranking');
+  }
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
@@ -127,7 +132,10 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
   regions = dedupe(regions).sort((a, b) => b.score - a.score);
-  return { ...base, status: 'ok', ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
+  const { shown, ...packed } = await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions);
+  warnings.push(...answerWarnings(db, { confidences: shown.flatMap((r) => (r.relationConfidence === undefined ? [] : [r.relationConfidence])),
+    files: shown.map((r) => r.path) }, loadConfig(root).warnings.lowConfidence));
+  return { ...base, status: 'ok', ...packed };
 }
 
 /**
@@ -240,11 +248,12 @@ function dedupe(regions: Region[]): Region[] {
  * fit. `moreFiles`: files ranked below those the regions came from.
  */
 async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean):
-  Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'>> {
+  Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> & { shown: Region[] }> {
   const count = await tokenCounter();
   const floor = await tokenFloor();
   const top = regions[0]?.score || 1;
   const files: QueryEntry[] = [];
+  const shown: Region[] = [];
   let used = 0;
   // A place left out for the budget means a larger budget would help, even when the place cap binds too.
   let skippedForBudget = false;
@@ -289,11 +298,12 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
     }
     used += tokens;
     files.push(entry);
+    shown.push(r);
   }
   // Places come from the best maxRegions files only: a full answer with more files ranked is capped too.
   if (files.length >= maxRegions && moreFiles) capped = true;
   const truncatedBy = skippedForBudget ? 'budget' : capped ? 'places' : null;
-  return { files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy };
+  return { files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy, shown };
 }
 
 /**

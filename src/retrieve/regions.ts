@@ -15,6 +15,8 @@ export interface Region {
   /** Why it was picked, in words: "matches 'template cache'", "called by Environment.render". */
   rationale: string;
   score: number;
+  /** For a place reached through the graph (a callee, a caller, a test): the confidence of that relation. */
+  relationConfidence?: number;
 }
 
 /**

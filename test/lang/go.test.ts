@@ -21,6 +21,9 @@ describe('go extraction', () => {
   it('finds every definition with its kind, qualified name and line', () => {
     expect(symbolLines(ix.db)).toEqual([
       'function main cmd/shop/main.go:11',
+      'struct Book models/book.go:4',
+      'method Book.Key models/book.go:10',
+      'method Book.Discounted models/book.go:15',
       'function SampleProduct models/helper_test.go:4',
       'struct List models/list.go:6',
       'method List.Push models/list.go:11', // generic receiver `*List[T]`
@@ -167,6 +170,7 @@ describe('go extraction', () => {
       'models/models.go:models/models -> external:fmt',
       // A test file sees the package's test files too (helper_test.go), never a test file otherwise.
       'models/models_test.go:models/models_test -> external:testing',
+      'models/models_test.go:models/models_test -> models/book.go:models/book',
       'models/models_test.go:models/models_test -> models/helper_test.go:models/helper_test',
       'models/models_test.go:models/models_test -> models/list.go:models/list',
       'models/models_test.go:models/models_test -> models/models.go:models/models',
@@ -174,14 +178,17 @@ describe('go extraction', () => {
       'service/service.go:service/service -> external:embed',
       'service/service.go:service/service -> external:fmt',
       'service/service.go:service/service -> external:strings',
+      'service/service.go:service/service -> models/book.go:models/book',
       'service/service.go:service/service -> models/list.go:models/list',
       'service/service.go:service/service -> models/models.go:models/models',
       'service/service.go:service/service -> store/store.go:store/store',
       'service/service_test.go:service/service_test -> external:testing',
       'store/store.go:store/store -> external:errors',
       'store/store.go:store/store -> external:sync',
+      'store/store.go:store/store -> models/book.go:models/book',
       'store/store.go:store/store -> models/list.go:models/list',
       'store/store.go:store/store -> models/models.go:models/models',
+      'tools/gen/gen.go:tools/gen/gen -> models/book.go:models/book',
       'tools/gen/gen.go:tools/gen/gen -> models/list.go:models/list',
       'tools/gen/gen.go:tools/gen/gen -> models/models.go:models/models',
     ]);
@@ -242,8 +249,16 @@ describe('go extraction', () => {
     expect(ix.summary.calls.go).toMatchObject({ total: 67, resolved: 47, external: 15, unresolved: 5 });
   });
 
+  it('links a method to the one it shadows through embedding (overrides), nearest embedded type first', () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Book.Discounted -> Product.Discounted 0.808',
+      'Book.Key -> Base.Key 0.767', // promoted from Base through Product: two levels
+    ]);
+  });
+
   it('links embedding as extends, never inventing implements', () => {
     expect(edgeLines(ix.db, 'extends')).toEqual([
+      'Book -> Product',
       'Pricer -> Storable', // interface embedding models.Storable
       'Product -> Base',
       'Service -> Repository', // *store.Repository
@@ -262,6 +277,7 @@ describe('go extraction', () => {
       'TestSample -> Product.Label',
       'TestSell -> Service.Sell',
       'models/helper_test -> NewProduct', // helper code in a test file: attributed to the file
+      'models/models_test -> models/book',
       'models/models_test -> models/list',
       'models/models_test -> models/models',
       'service/service_test -> NewService',

@@ -293,3 +293,15 @@ describe('java extraction', () => {
     expect(sym('Broken.Half.method').inError).toBe(false);
   });
 });
+
+describe('java: overrides', () => {
+  it("links each method to the one it overrides: methods override the superclass's and implement the interfaces', nearest level first", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'InMemoryRepository.find -> Repository.find 0.808',
+      'InMemoryRepository.store -> Repository.store 0.808',
+      'Product.name -> Named.name 0.686', // Priced extends Named: two levels up
+      'Product.price -> Priced.price 0.808',
+      'Product.validate -> Entity.validate 0.808',
+    ]);
+  });
+});

@@ -180,3 +180,11 @@ describe('javascript extraction', () => {
     expect(sym('After.run').inError).toBe(false);
   });
 });
+
+describe('javascript: overrides', () => {
+  it("links each method to the one it overrides: a subclass's method overrides the class it extends, across files", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Notebook.add -> Store.add 0.855',
+    ]);
+  });
+});

@@ -323,3 +323,13 @@ describe('php shared scope', () => {
     expect(key('Monolog/Logger.php')).toBe('Monolog');
   });
 });
+
+describe('php: overrides', () => {
+  it("links each method to the one it overrides: methods implement the interface's and override the parent's, constructors included", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Product.price -> Priced.price 0.808',
+      'Product.validate -> Entity.validate 0.808',
+      'ProductService.__construct -> BaseService.__construct 0.808',
+    ]);
+  });
+});

@@ -18,6 +18,9 @@ const sym = (ref: string) => {
 describe('python extraction', () => {
   it('finds every definition with its kind, qualified name and line', () => {
     expect(symbolLines(ix.db)).toEqual([
+      'class SaleProduct shop/admin.py:5',
+      'method SaleProduct.apply shop/admin.py:8',
+      'method SaleProduct.save shop/admin.py:11',
       'function before shop/broken.py:1',
       'function broken shop/broken.py:5',
       'class Half shop/broken.py:10',
@@ -79,6 +82,7 @@ describe('python extraction', () => {
   it('resolves imports to files, through package re-exports, and keeps external ones by name', () => {
     expect(edgeLines(ix.db, 'imports', { files: true })).toEqual([
       'shop/__init__.py:shop -> shop/models.py:Product',
+      'shop/admin.py:shop.admin -> shop/models.py:Product',
       'shop/service.py:shop.service -> shop/models.py:Base',
       'shop/service.py:shop.service -> shop/models.py:Product', // via `from shop import Product`
       'shop/service.py:shop.service -> shop/util.py:shop.util',
@@ -99,6 +103,7 @@ describe('python extraction', () => {
       'Product.discounted -> Product.apply 0.9', // self.apply()
       'Repository.store -> Base.save 0.9', // item: StoredBase (an aliased import) -> Base.save
       'Repository.store -> log 0.9', // util.log() through `import shop.util as util`
+      'SaleProduct.apply -> Product.apply 0.8', // super().apply(): the supertype's
       'Service.__init__ -> Repository 0.95',
       'Service.build -> Service 0.95',
       'Service.fetch -> Service.run 0.9',
@@ -117,12 +122,19 @@ describe('python extraction', () => {
   });
 
   it('links subclasses and tests to what they exercise', () => {
-    expect(edgeLines(ix.db, 'extends')).toEqual(['Product -> Base']);
+    expect(edgeLines(ix.db, 'extends')).toEqual(['Product -> Base', 'SaleProduct -> Product']);
     expect(edgeLines(ix.db, 'tests')).toEqual([
       'TestService.test_discount -> Product.discounted',
       'TestService.test_discount -> create_product',
       'test_create_product -> create_product',
       'tests.test_service -> shop.service',
+    ]);
+  });
+
+  it('links overriding methods to the methods they override, the nearest supertype first', () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'SaleProduct.apply -> Product.apply 0.855',
+      'SaleProduct.save -> Base.save 0.812', // two levels up: Product does not define save
     ]);
   });
 

@@ -316,3 +316,12 @@ describe('rust extraction', () => {
     expect(sym('broken').inError).toBe(false);
   });
 });
+
+describe('rust: overrides', () => {
+  it("links each method to the one it overrides: methods of `impl Trait for T` implement the trait's, also inside `mod tests`", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Circle.area -> Shape.area 0.855',
+      'tests.Square.area -> Shape.area 0.855',
+    ]);
+  });
+});

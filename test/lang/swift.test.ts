@@ -330,3 +330,12 @@ describe('swift language entry', () => {
     expect(swift.isTestFile('Sources/Shop/Contest.swift')).toBe(false);
   });
 });
+
+describe('swift: overrides', () => {
+  it("links each method to the one it overrides: conformances and overrides, initializers included", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Entity.save -> Storable.save 0.903',
+      'Product.init -> Entity.init 0.903',
+    ]);
+  });
+});

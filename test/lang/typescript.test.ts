@@ -228,3 +228,14 @@ describe('typescript extraction', () => {
     expect(sym('broken').inError).toBe(false);
   });
 });
+
+describe('typescript: overrides', () => {
+  it("links each method to the one it overrides: an abstract class's method implements the interface's; a subclass's constructor and methods override the base class's", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Model.validate -> Entity.validate 0.903',
+      'Product.constructor -> Model.constructor 0.903',
+      'Product.describe -> Model.describe 0.903',
+      'Product.validate -> Model.validate 0.903',
+    ]);
+  });
+});

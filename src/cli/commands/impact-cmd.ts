@@ -9,6 +9,7 @@ import { CgError, errorMessage } from '../../errors.js';
 import { emit } from '../output.js';
 import { freshnessLine, openIndex } from '../repo.js';
 import { parseIntInRange } from '../args.js';
+import { loadConfig } from '../../config/config.js';
 
 const MAX_DIFF_BYTES = 20 * 1024 * 1024;
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -46,7 +47,7 @@ export function registerImpact(program: Command): void {
       const depth = parseIntInRange('--depth', opts.depth, 1, MAX_IMPACT_DEPTH);
       const { root, db, freshness } = openIndex(opts.repo);
       try {
-        const res = testsFor(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p));
+        const res = testsFor(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p), loadConfig(root).warnings.lowConfidence);
         emit(opts, { ...res, freshness }, (r) => `${renderTests(r)}\n${freshnessLine(freshness)}`);
       } finally {
         db.close();
@@ -61,7 +62,7 @@ export function registerImpact(program: Command): void {
       const depth = parseIntInRange('--depth', opts.depth, 1, MAX_IMPACT_DEPTH);
       const { root, db, freshness } = openIndex(opts.repo);
       try {
-        const res = blastRadius(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p));
+        const res = blastRadius(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p), loadConfig(root).warnings.lowConfidence);
         emit(opts, { ...res, freshness }, (r) => (opts.mermaid ? renderBlastMermaid(r) : `${renderImpact(r)}\n${freshnessLine(freshness)}`));
       } finally {
         db.close();
@@ -111,5 +112,6 @@ function renderImpact(r: BlastRadius): string {
   if (r.transitive.length) out.push(`Transitive (${r.transitive.length}): ${r.transitive.map((d) => `${d.symbol} [${d.depth}]`).join(', ')}`);
   out.push(`Files: ${r.affectedFiles.map((f) => f.file).join(', ') || 'none'}`);
   out.push(`Risk: ${r.risk.level} (${r.risk.reasons.join('; ')})`);
+  for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }
