@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type Database from 'better-sqlite3';
+import { buildIndex } from '../src/indexer/build.js';
+import { openReader } from '../src/store/db.js';
+import { symbolReferences } from '../src/graph/refs.js';
+import { blastRadius, testsFor } from '../src/graph/blast.js';
+import { runQuery } from '../src/retrieve/query.js';
+import { makeRepo } from './helpers.js';
+
+// How the graph's answers use the relations of spec 004 (overrides, registrations, data access) and
+// warn about what they cannot be sure of (FR-003).
+let root: string;
+let db: Database.Database;
+const same = (p: string) => p;
+beforeAll(async () => {
+  root = makeRepo({
+    'app/users.py': [
+      'class User:', '    def display_name(self):', '        return self.name', '', '',
+      'class AdminUser(User):', '    def display_name(self):', '        return "admin " + self.name', '', '',
+      'def greet(user: User):', '    return "hi " + user.display_name()', '',
+    ].join('\n'),
+    'app/guess.py': [
+      'def caller(x):', '    return x.refresh()', '',
+    ].join('\n'),
+    'app/cache.py': 'class Cache:\n    def refresh(self):\n        return 1\n',
+    'app/broken.py': 'def half(:\n    pass\n\ndef whole():\n    return caller(1)\n',
+    'tests/test_users.py': [
+      'from app.users import User, greet', '', '',
+      'def test_greet():', '    assert greet(User()) == "hi x"', '',
+    ].join('\n'),
+  });
+  await buildIndex(root);
+  db = openReader(root);
+});
+afterAll(() => db?.close());
+
+describe('overrides in answers', () => {
+  it('refs --hierarchy of a method: what it overrides, and what overrides it', () => {
+    const sub = symbolReferences(db, 'AdminUser.display_name', { callers: true, callees: false, depth: 1, hierarchy: true });
+    expect(sub.supertypes!.map((e) => e.qualifiedName)).toEqual(['User.display_name']);
+    const base = symbolReferences(db, 'User.display_name', { callers: true, callees: false, depth: 1, hierarchy: true });
+    expect(base.subtypes!.map((e) => e.qualifiedName)).toEqual(['AdminUser.display_name']);
+  });
+
+  it('impact of an override reaches the callers of the method it overrides, and their tests', () => {
+    const res = blastRadius(db, { symbols: ['AdminUser.display_name'] }, 3, same);
+    expect(res.direct.callers.map((d) => `${d.symbol} ${d.relation}`)).toEqual(['greet calls-overridden']);
+    expect(res.tests.map((t) => t.symbol)).toEqual(['test_greet', 'tests.test_users']);
+    const tests = testsFor(db, { symbols: ['AdminUser.display_name'] }, 3, same);
+    expect(tests.tests.map((t) => t.path.map((p) => p.symbol).join(' -> '))).toEqual(['test_greet -> greet -> AdminUser.display_name',
+      'tests.test_users -> greet -> AdminUser.display_name']);
+  });
+
+  it('impact of an overridden method lists the overriding one', () => {
+    const res = blastRadius(db, { symbols: ['User.display_name'] }, 1, same);
+    expect(res.direct.subtypes.map((d) => `${d.symbol} ${d.relation}`)).toEqual(['AdminUser.display_name overrides']);
+  });
+});
+
+describe('warnings', () => {
+  it('count the relations at or below the threshold, once per answer', () => {
+    // x.refresh() on an unknown x: a repository-wide name match (0.5).
+    const res = symbolReferences(db, 'Cache.refresh', { callers: true, callees: false, depth: 1 });
+    expect(res.callers!.map((e) => e.confidence)).toEqual([0.5]);
+    expect(res.warnings).toEqual([expect.stringMatching(/^1 of 1 relation\(s\) in this answer have a confidence of 70 % or less/)]);
+    // A lower threshold: no warning.
+    expect(symbolReferences(db, 'Cache.refresh', { callers: true, callees: false, depth: 1, lowConfidence: 0.4 }).warnings).toEqual([]);
+    expect(blastRadius(db, { symbols: ['Cache.refresh'] }, 1, same).warnings).toEqual([expect.stringMatching(/^1 of 1 relation/)]);
+  });
+
+  it('name the partially parsed files an answer goes through', () => {
+    const res = symbolReferences(db, 'caller', { callers: true, callees: false, depth: 1 });
+    expect(res.callers!.map((e) => e.qualifiedName)).toEqual(['whole']); // not imported: a name match
+    expect(res.warnings).toEqual([expect.stringMatching(/^1 of 1 relation/),
+      expect.stringMatching(/^1 file\(s\) in this answer have syntax errors .*: app\/broken\.py$/)]);
+    expect(symbolReferences(db, 'greet', { callers: true, callees: true, depth: 1 }).warnings).toEqual([]);
+  });
+
+  it('say when execution signals name files that are not there', async () => {
+    const res = await runQuery(db, root, { text: 'greet a user', signals: [
+      { path: 'app/gone.py', line: 3, exists: false, depth: 0, symbol: null, kind: 'frame' },
+    ] });
+    expect(res.stale_references).toEqual([{ path: 'app/gone.py', line: 3 }]);
+    expect(res.warnings).toContainEqual(expect.stringMatching(/^1 execution-signal reference\(s\) name files or lines that are not in the repository now/));
+  });
+});
