@@ -24,6 +24,18 @@ beforeAll(async () => {
     ].join('\n'),
     'app/cache.py': 'class Cache:\n    def refresh(self):\n        return 1\n',
     'app/broken.py': 'def half(:\n    pass\n\ndef whole():\n    return caller(1)\n',
+    // A model, the view that reads it behind a route, a migration that writes its table, a test of the view.
+    'app/models.py': "class Account:\n    __tablename__ = 'accounts'\n\n    def close(self):\n        self.closed = True\n",
+    'app/views.py': [
+      'from app.models import Account', '', '',
+      "@app.get('/accounts/<int:id>')", 'def show_account(acct: Account):', '    return acct.balance', '', '',
+      'def purge():', '    db.execute("DELETE FROM accounts WHERE closed")', '',
+    ].join('\n'),
+    'tests/test_views.py': 'from app.views import show_account\n\n\ndef test_show():\n    assert show_account(None) is None\n',
+    'plugin.php': [
+      '<?php', "add_action('init', 'on_init');", "function on_init() { return 1; }",
+      "function boot() { do_action('init'); }", '',
+    ].join('\n'),
     'tests/test_users.py': [
       'from app.users import User, greet', '', '',
       'def test_greet():', '    assert greet(User()) == "hi x"', '',
@@ -54,6 +66,37 @@ describe('overrides in answers', () => {
   it('impact of an overridden method lists the overriding one', () => {
     const res = blastRadius(db, { symbols: ['User.display_name'] }, 1, same);
     expect(res.direct.subtypes.map((d) => `${d.symbol} ${d.relation}`)).toEqual(['AdminUser.display_name overrides']);
+  });
+});
+
+describe('registrations in answers', () => {
+  it('refs of a callback: the registration, and the code that fires its hook', () => {
+    const res = symbolReferences(db, 'on_init', { callers: true, callees: false, depth: 1 });
+    expect(res.callers!.map((e) => `${e.qualifiedName} ${e.relation} ${e.target ?? ''}`.trim())).toEqual(['plugin registers action:init', 'boot fires']);
+    const boot = symbolReferences(db, 'boot', { callers: false, callees: true, depth: 1 });
+    expect(boot.callees!.map((e) => `${e.qualifiedName} ${e.relation}`)).toEqual(['on_init fires']);
+  });
+
+  it('impact of a handler lists the endpoint that exposes it', () => {
+    const res = blastRadius(db, { symbols: ['show_account'] }, 1, same);
+    expect(res.direct.registrations.map((d) => `${d.symbol} ${d.kind}`)).toEqual(['GET /accounts/<int:id> endpoint']);
+  });
+});
+
+describe('data access in answers', () => {
+  it('refs of a model: who reads and writes it, with the fields and tables', () => {
+    const res = symbolReferences(db, 'Account', { callers: true, callees: false, depth: 1 });
+    expect(res.readers!.map((e) => `${e.qualifiedName} ${e.target}`)).toEqual(['show_account balance']);
+    expect(res.writers!.map((e) => `${e.qualifiedName} ${e.target}`).sort()).toEqual(['Account.close closed', 'purge table:accounts']);
+    const view = symbolReferences(db, 'show_account', { callers: false, callees: true, depth: 1 });
+    expect(view.reads!.map((e) => e.qualifiedName)).toEqual(['Account']);
+  });
+
+  it('impact of a model reaches its readers and writers, the endpoint over a reader, and the reader\'s test', () => {
+    const res = blastRadius(db, { symbols: ['Account'] }, 2, same);
+    expect(res.direct.dataAccess.map((d) => `${d.symbol} ${d.relation}`).sort()).toEqual(['Account.close writes', 'purge writes', 'show_account reads']);
+    expect(res.transitive.map((d) => `${d.symbol} ${d.relation}`)).toContain('GET /accounts/<int:id> registers');
+    expect(res.tests.map((t) => t.symbol)).toContain('test_show');
   });
 });
 

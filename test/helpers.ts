@@ -97,7 +97,8 @@ export function edgeLines(db: Database.Database, kind: string, opts: { files?: b
       target: string | null }[];
   return [...new Set(rows.map((r) => {
     const src = opts.files ? `${r.srcFile}:${r.src}` : r.src;
-    const dst = r.dst === null ? `external:${r.target}` : opts.files ? `${r.dstFile}:${r.dst}` : r.dst;
+    // A target beside a destination names what of it (the field a read reaches, a registration's `kind:name`).
+    const dst = r.dst === null ? `external:${r.target}` : `${opts.files ? `${r.dstFile}:${r.dst}` : r.dst}${r.target ? ` [${r.target}]` : ''}`;
     return `${src} -> ${dst}${opts.confidence ? ` ${r.conf}` : ''}`;
   }))].sort();
 }

@@ -123,9 +123,9 @@ describe('cg serve on the Python fixture', () => {
 
   it('search_symbols, get_references (with depth) and file_context', async () => {
     const sym = await call(s, 'search_symbols', { query: 'Product', kind: 'class' });
-    expect(sym.body.symbols.map((x: any) => `${x.qualifiedName} ${x.file}:${x.startLine}`)).toEqual(['Product shop/models.py:14']);
+    expect(sym.body.symbols.map((x: any) => `${x.qualifiedName} ${x.file}:${x.startLine}`)).toEqual(['Product shop/models.py:14', 'SaleProduct shop/admin.py:5']);
     const refs = await call(s, 'get_references', { symbol: 'Product.apply', direction: 'callers', depth: 2 });
-    expect(refs.body.callers.map((c: any) => `${c.depth} ${c.qualifiedName}`)).toEqual(['1 Product.discounted', '2 TestService.test_discount']);
+    expect(refs.body.callers.map((c: any) => `${c.depth} ${c.qualifiedName}`)).toEqual(['1 Product.discounted', '1 SaleProduct.apply', '2 TestService.test_discount']);
     expect(refs.body.callees).toBeUndefined();
     const capped = await call(s, 'get_references', { symbol: 'create_product', direction: 'callers', limit: 1 });
     expect(capped.body.callers.length).toBe(1);
@@ -142,7 +142,7 @@ describe('cg serve on the Python fixture', () => {
   it('status reports coverage, skipped files, secrets, pending records, the model and freshness', async () => {
     const a = await call(s, 'status', {});
     expect(a.isError).toBe(false);
-    expect(a.body.coverage).toMatchObject({ indexed: 6, partial: 1 });
+    expect(a.body.coverage).toMatchObject({ indexed: 7, partial: 1 });
     expect(a.body).toHaveProperty('skipped.byReason');
     expect(a.body).toHaveProperty('excludedSecrets');
     expect(a.body.model.status).toBe('ok');
@@ -151,7 +151,7 @@ describe('cg serve on the Python fixture', () => {
 
   it('get_structure maps the repository by PageRank under a budget, and one folder', async () => {
     const all = await call(s, 'get_structure', { format: 'json' });
-    expect(all.body.files.length).toBe(6);
+    expect(all.body.files.length).toBe(7);
     expect(all.body.files[0].rank).toBe(1);
     const ranks = all.body.files.map((f: any) => f.rank);
     expect([...ranks].sort((a: number, b: number) => b - a)).toEqual(ranks);
@@ -195,12 +195,13 @@ describe('cg serve on the Python fixture', () => {
     expect(a.isError).toBe(false);
     expect(a.body.direct.callers.map((d: any) => d.symbol).sort()).toEqual(['Repository.store', 'create_product']);
     expect(a.body.direct.importers.map((d: any) => d.symbol)).toEqual(['shop.service']);
-    expect(a.body.byDepth['1']).toBe(3);
+    expect(a.body.direct.subtypes.map((d: any) => `${d.symbol} ${d.relation}`)).toEqual(['SaleProduct.save overrides']);
+    expect(a.body.byDepth['1']).toBe(4);
     // Depth 2: Service.run calls both callers; the tests call create_product; the test module imports it.
     expect(a.body.transitive.filter((d: any) => d.depth === 2).map((d: any) => d.symbol).sort())
       .toEqual(['Service.run', 'TestService.test_discount', 'test_create_product', 'tests.test_service'].sort());
     expect(a.body.transitive.filter((d: any) => d.depth === 3).map((d: any) => d.symbol)).toEqual(['Service.fetch']);
-    expect(a.body.affectedFiles.map((f: any) => f.file).sort()).toEqual(['shop/service.py', 'tests/test_service.py']);
+    expect(a.body.affectedFiles.map((f: any) => f.file).sort()).toEqual(['shop/admin.py', 'shop/service.py', 'tests/test_service.py']);
     expect(a.body.tests.length).toBe(3);
     expect(a.body.risk.level).toMatch(/low|medium|high/);
     expect(a.body.risk.reasons.join(' ')).toContain('3 test(s) reach it');

@@ -121,10 +121,12 @@ export interface BlastRadius {
   targets: (SymbolRef & { reason: string })[];
   unmatched: { input: string; reason: string }[];
   /**
-   * Depth 1, by relation: who calls the targets (or, for an override, the method it overrides), imports
-   * them, extends, implements or overrides them, or tests them directly.
+   * Depth 1, by relation: who calls the targets (or, for an override, the method it overrides; or fires
+   * a hook they are registered under), imports them, extends, implements or overrides them, registers
+   * them as a callback (the endpoints that expose them, the hook registrations), reads or writes them (a
+   * model's fields or table, a constant), or tests them directly.
    */
-  direct: Record<'callers' | 'importers' | 'subtypes' | 'tests', Dependent[]>;
+  direct: Record<'callers' | 'importers' | 'subtypes' | 'registrations' | 'dataAccess' | 'tests', Dependent[]>;
   /** Depth 2 and beyond. */
   transitive: Dependent[];
   byDepth: Record<string, number>;
@@ -164,9 +166,11 @@ export function blastRadius(db: Database.Database, input: ChangeInput, depth: nu
   return {
     targets: changed.map(changedRef), unmatched,
     direct: {
-      callers: direct.filter((d) => (d.relation === 'calls' || d.relation === 'calls-overridden') && !d.isTest),
+      callers: direct.filter((d) => (d.relation === 'calls' || d.relation === 'calls-overridden' || d.relation === 'fires') && !d.isTest),
       importers: direct.filter((d) => d.relation === 'imports' && !d.isTest),
       subtypes: direct.filter((d) => d.relation === 'extends' || d.relation === 'implements' || d.relation === 'overrides'),
+      registrations: direct.filter((d) => d.relation === 'registers' && !d.isTest),
+      dataAccess: direct.filter((d) => (d.relation === 'reads' || d.relation === 'writes') && !d.isTest),
       tests: direct.filter((d) => d.isTest),
     },
     transitive: all.filter((d) => d.depth > 1),

@@ -1,16 +1,19 @@
 import type Database from 'better-sqlite3';
 import { edgesFrom, edgesTo, symbolById, type SymbolInfo } from '../store/queries.js';
+import { firedBy } from './dispatch.js';
 
 /**
  * What depends on a set of symbols: a breadth-first walk against the direction of the edges (who
  * calls it, who imports it or the class or module holding it, who extends or implements it, which
- * methods override it, which tests exercise it), each symbol reached once at its smallest depth, with
+ * methods override it, which endpoint or code registers it as a callback and which code fires the hook
+ * or event it is registered under, which code reads or writes it (a type's fields, a constant, a table's
+ * model class), which tests exercise it), each symbol reached once at its smallest depth, with
  * the path that reached it. A method that overrides another also runs where that one is called
  * (`calls-overridden`: dynamic dispatch). Tests are end points: the walk does not continue from a test
  * into the tests that call it. Both `get_blast_radius` and `tests_for` are views of this one walk.
  */
-export const DEPENDENT_RELATIONS = ['calls', 'imports', 'extends', 'implements', 'overrides', 'tests'] as const;
-export type Relation = (typeof DEPENDENT_RELATIONS)[number] | 'calls-overridden';
+export const DEPENDENT_RELATIONS = ['calls', 'imports', 'extends', 'implements', 'overrides', 'registers', 'reads', 'writes', 'tests'] as const;
+export type Relation = (typeof DEPENDENT_RELATIONS)[number] | 'calls-overridden' | 'fires';
 
 export interface Reach {
   symbol: SymbolInfo;
@@ -98,6 +101,7 @@ function incoming(db: Database.Database, sym: SymbolInfo, get: (id: number) => S
     const weight = IMPORT_WEIGHT * (p.kind === 'module' ? 0.5 : 0.8);
     for (const e of edgesTo(db, p.id, ['imports'])) out.push({ src: e.src, kind: 'imports', line: e.line, confidence: e.confidence * weight });
   }
+  for (const f of firedBy(db, sym.id)) out.push({ src: f.id, kind: 'fires', line: f.line, confidence: f.confidence });
   for (const o of edgesFrom(db, sym.id, ['overrides'])) {
     if (o.dst === null) continue;
     for (const e of edgesTo(db, o.dst, ['calls', 'tests'])) {

@@ -1,7 +1,7 @@
 import type { Node, Range } from 'web-tree-sitter';
 
 export const SYMBOL_KINDS = [
-  'module', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant',
+  'module', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant', 'endpoint',
 ] as const;
 export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 

@@ -164,9 +164,11 @@ export const TOOLS: ToolDef[] = [
     name: 'get_references',
     title: 'Callers, callees and type hierarchy',
     description: 'Who calls a symbol and what it calls, up to 5 levels deep, with call-site lines and a confidence per edge; '
-      + 'with hierarchy, also the types that extend or implement it and those it extends. Use it before changing a '
-      + "function's signature or behaviour, or to follow a flow. It resolves calls through imports and receiver types, "
-      + 'which grep cannot; grep remains the check for dynamic calls (strings, reflection) the index cannot see.',
+      + 'callers include the endpoints and hook or event registrations that run it as a callback (relation registers, '
+      + 'fires); for a class, constant or module also who reads and writes it, for a function what it reads and writes; '
+      + 'with hierarchy, also the types that extend or implement it and those it extends (for a method: overrides). Use it '
+      + "before changing a function's signature or behaviour, or to follow a flow. It resolves calls through imports and "
+      + 'receiver types, which grep cannot; grep remains the check for dynamic calls (strings, reflection) the index cannot see.',
     schema: z.object({
       symbol: z.string().min(1).max(MAX_NAME).describe('a qualified name (Service.run), a plain name, or file:name (src/app.py:Service.run)'),
       direction: z.enum(['callers', 'callees', 'both']).default('both').describe('callers, callees or both (default)'),
@@ -178,7 +180,7 @@ export const TOOLS: ToolDef[] = [
     run(a, snap) {
       const res = symbolReferences(snap.db, a.symbol, { callers: a.direction !== 'callees', callees: a.direction !== 'callers',
         depth: a.depth, fileGlob: a.file_glob, hierarchy: a.hierarchy, lowConfidence: lowConfidence(snap) });
-      return { body: capLists({ status: 'ok', ...res }, ['callers', 'callees', 'subtypes', 'supertypes'], a.limit) };
+      return { body: capLists({ status: 'ok', ...res }, ['callers', 'callees', 'subtypes', 'supertypes', 'readers', 'writers', 'reads', 'writes'], a.limit) };
     },
   },
   {
@@ -211,9 +213,11 @@ export const TOOLS: ToolDef[] = [
     name: 'get_blast_radius',
     title: 'What a change can break',
     description: 'What depends on symbols or files you are about to change: direct dependents by relation (callers, '
-      + 'importers, subtypes, tests), transitive dependents by depth, the affected files, the tests that reach the change, '
-      + 'and a risk summary with its reasons. Use it before a refactor, a signature change or a deletion. Accepts symbols, '
-      + 'files or a unified diff. It sees the calls, imports and inheritance the index resolved; before deleting code, also '
+      + 'importers, subtypes and overriding methods, registrations such as the API endpoints that expose a handler, code '
+      + 'that reads or writes a model, tests), transitive dependents by depth, the affected files, the tests that reach '
+      + 'the change, and a risk summary with its reasons. Use it before a refactor, a signature change or a deletion. '
+      + 'Accepts symbols, files or a unified diff. It sees the calls, imports, inheritance, registrations and data access '
+      + 'the index resolved; before deleting code, also '
       + 'grep for dynamic uses (names in strings, reflection, configuration). format mermaid gives a graph to paste into a pull request.',
     schema: z.object({ ...changeArgs, max_depth: z.number().int().min(1).max(MAX_IMPACT_DEPTH).default(DEFAULT_IMPACT_DEPTH)
       .describe(`levels of dependents to follow (1-${MAX_IMPACT_DEPTH}, default ${DEFAULT_IMPACT_DEPTH})`),
@@ -221,7 +225,7 @@ export const TOOLS: ToolDef[] = [
       limit: limitArg(100) }),
     run(a, snap) {
       const res = blastRadius(snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => path(snap, p), lowConfidence(snap));
-      const body = capLists({ status: 'ok', ...res }, ['callers', 'importers', 'subtypes', 'tests', 'transitive', 'affectedFiles', 'targets', 'unmatched'], a.limit);
+      const body = capLists({ status: 'ok', ...res }, ['callers', 'importers', 'subtypes', 'registrations', 'dataAccess', 'tests', 'transitive', 'affectedFiles', 'targets', 'unmatched'], a.limit);
       return { body, text: a.format === 'mermaid' ? renderBlastMermaid(res) : undefined };
     },
   },

@@ -1,4 +1,5 @@
-import { CONTAINER_KINDS, type ImportResolver, type RepoView } from '../lang/types.js';
+import { CONTAINER_KINDS, type ImportResolver, type LanguageSpec, type RepoView } from '../lang/types.js';
+import { tableKey } from '../extract/accesses.js';
 import { languageById } from '../lang/registry.js';
 import { normalizeTypeName } from '../extract/text.js';
 import type { EdgeRow } from '../store/writer.js';
@@ -71,6 +72,9 @@ export class ResolveContext {
   readonly supers = new Map<number, number[]>();
   /** Confidence of each supertype edge, by `sub:sup`. */
   readonly superConfidence = new Map<string, number>();
+  /** Classes that declare a table, by the table's name in lower case. */
+  readonly tableOwners = new Map<string, number[]>();
+  private byTableKey: Map<string, number[]> | null = null;
   readonly returnTypes = new Map<string, Hit | null>();
   /** Types with a supertype from outside the repository (imported from a dependency, or defined nowhere here). */
   readonly outsideSupers = new Set<number>();
@@ -114,6 +118,19 @@ export class ResolveContext {
 
 
   /** Edges and states are produced for this file (an update re-resolves only some files). */
+  spec(fileId: number): LanguageSpec {
+    return languageById(this.files.get(fileId)!.language);
+  }
+
+  /** Classes and structs by tableKey of their name (`User` -> `user`), built on first use. */
+  classesByTableKey(): Map<string, number[]> {
+    if (!this.byTableKey) {
+      this.byTableKey = new Map();
+      for (const s of this.symbols.values()) if (s.kind === 'class' || s.kind === 'struct') push(this.byTableKey, tableKey(s.name), s.id);
+    }
+    return this.byTableKey;
+  }
+
   emits(fileId: number): boolean {
     return !this.input.only || this.input.only.has(fileId);
   }

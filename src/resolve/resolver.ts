@@ -1,10 +1,12 @@
 import type { RepoView } from '../lang/types.js';
-import type { ResolveInput, ResolveOutput } from './types.js';
+import { GLOBAL_REF_KINDS, type ResolveInput, type ResolveOutput, type RRef } from './types.js';
 import { ResolveContext } from './context.js';
 import { resolveInherit } from './inherits.js';
 import { resolveCall } from './calls.js';
 import { addTestEdges } from './test-edges.js';
 import { addOverrides } from './overrides.js';
+import { resolveRegistration } from './registrations.js';
+import { declareTable, resolveAccess } from './accesses.js';
 
 /**
  * Resolution: references as the extraction wrote them -> edges with a confidence. The steps run in
@@ -14,10 +16,22 @@ export function resolveAll(input: ResolveInput, repo: RepoView): ResolveOutput {
   const cx = new ResolveContext(input, repo);
   const only = input.only;
   for (const f of input.files) if (!only || only.has(f.id)) cx.scopeOf(f.id);
-  // Every supertype, also outside `only`: method lookups anywhere go through inheritance.
-  for (const r of input.refs) if (r.kind !== 'call') resolveInherit(cx, r);
-  for (const r of input.refs) if (r.kind === 'call' && cx.emits(r.fileId)) resolveCall(cx, r);
+  // Every supertype and declared table, also outside `only`: lookups anywhere go through them.
+  for (const r of input.refs) {
+    if (r.kind === 'table') declareTable(cx, r);
+    else if (isGlobalRef(r)) resolveInherit(cx, r);
+  }
+  for (const r of input.refs) {
+    if (isGlobalRef(r) || !cx.emits(r.fileId)) continue;
+    if (r.kind === 'call') resolveCall(cx, r);
+    else if (r.kind === 'register' || r.kind === 'fire') resolveRegistration(cx, r);
+    else if (r.kind === 'read' || r.kind === 'write') resolveAccess(cx, r);
+  }
   addOverrides(cx);
   addTestEdges(cx);
   return { edges: cx.edges, refs: cx.refStates, imports: cx.importStates };
+}
+
+function isGlobalRef(r: RRef): boolean {
+  return (GLOBAL_REF_KINDS as readonly string[]).includes(r.kind);
 }

@@ -33,19 +33,27 @@ export interface RRef {
   id: number;
   fileId: number;
   symbolId: number;
-  kind: 'call' | 'extends' | 'implements';
+  kind: 'call' | 'extends' | 'implements' | 'register' | 'fire' | 'read' | 'write' | 'table';
   name: string;
   receiver: string | null;
   receiverType: string | null;
   line: number;
   inError: boolean;
+  /** register and fire: JSON {target, handler?, literal?}; read and write: {what} (src/store/writer.ts). */
+  detail: string | null;
 }
+
+/**
+ * References every resolution reads from every file, also on an update that re-resolves a few:
+ * supertypes (method lookups go through them) and the tables classes declare (table accesses meet them).
+ */
+export const GLOBAL_REF_KINDS = ['extends', 'implements', 'table'] as const;
 
 export interface ResolveInput {
   files: RFile[];
   symbols: RSymbol[];
   imports: RImport[];
-  /** Call refs of the files in `only` (or of all files), and the supertype refs of all files. */
+  /** Call, registration and other per-file refs of the files in `only` (or of all files), and the supertype refs of all files. */
   refs: RRef[];
   /**
    * Resolve only for these files: their edges and states are produced; the rest of the repository is

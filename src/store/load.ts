@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { ResolveInput, RFile, RImport, RRef, RSymbol } from '../resolve/types.js';
+import { GLOBAL_REF_KINDS, type ResolveInput, type RFile, type RImport, type RRef, type RSymbol } from '../resolve/types.js';
+
+const GLOBAL_KINDS = GLOBAL_REF_KINDS.map((k) => `'${k}'`).join(', ');
 
 /**
  * Everything resolution needs, read back from the tables the extraction filled. With `only`, call
@@ -10,14 +12,14 @@ export function loadResolveInput(db: Database.Database, only?: ReadonlySet<numbe
 }
 
 /**
- * One file's part of the resolve input: its row, symbols, imports and supertype refs. Call refs are
+ * One file's part of the resolve input: its row, symbols, imports and global refs (supertypes, declared tables). Call refs are
  * not kept: an update reads them for the files it re-resolves only.
  */
 export interface FileResolveRows {
   file: RFile;
   symbols: RSymbol[];
   imports: RImport[];
-  typeRefs: RRef[];
+  globalRefs: RRef[];
 }
 
 /** The resolve rows of the given files, or of every file. */
@@ -27,7 +29,7 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
   const out = new Map<number, FileResolveRows>();
   for (const [id, path, language, isTest] of db.prepare(`SELECT id, path, language, is_test FROM files ${where('id')}`).raw()
     .all(...params) as [number, string, string, number][]) {
-    out.set(id, { file: { id, path, language, isTest: isTest === 1 }, symbols: [], imports: [], typeRefs: [] });
+    out.set(id, { file: { id, path, language, isTest: isTest === 1 }, symbols: [], imports: [], globalRefs: [] });
   }
   // Within a file, rows come in an order defined by content (lines, names), never by ids where ids
   // differ between an updated index and a fresh build; imports and refs keep their file's order.
@@ -46,9 +48,9 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
       reexport: reexport === 1, line, inError: inError === 1,
     });
   }
-  for (const ref of refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error FROM refs
-      WHERE kind != 'call' ${only ? `AND file_id IN (SELECT value FROM json_each(?))` : ''} ORDER BY id`, params)) {
-    out.get(ref.fileId)?.typeRefs.push(ref);
+  for (const ref of refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail FROM refs
+      WHERE kind IN (${GLOBAL_KINDS}) ${only ? `AND file_id IN (SELECT value FROM json_each(?))` : ''} ORDER BY id`, params)) {
+    out.get(ref.fileId)?.globalRefs.push(ref);
   }
   return out;
 }
@@ -75,10 +77,11 @@ export function resolveInputFrom(db: Database.Database, rows: Map<number, FileRe
     files.push(r.file);
     for (const s of r.symbols) symbols.push(s);
     for (const i of r.imports) imports.push(i);
-    for (const t of r.typeRefs) refs.push(t);
+    for (const t of r.globalRefs) refs.push(t);
   }
-  const calls = refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error FROM refs
-    WHERE kind = 'call' ${only ? 'AND file_id IN (SELECT value FROM json_each(?))' : ''} ORDER BY id`, only ? [JSON.stringify([...only])] : []);
+  const calls = refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail FROM refs
+    WHERE kind NOT IN (${GLOBAL_KINDS}) ${only ? 'AND file_id IN (SELECT value FROM json_each(?))' : ''} ORDER BY id`,
+  only ? [JSON.stringify([...only])] : []);
   const pos = new Map(order.map((id, i) => [id, i]));
   // Stable: within a file, call refs keep their row order.
   calls.sort((a, b) => (pos.get(a.fileId) ?? Infinity) - (pos.get(b.fileId) ?? Infinity));
@@ -90,8 +93,8 @@ export function resolveInputFrom(db: Database.Database, rows: Map<number, FileRe
 
 function refRows(db: Database.Database, sql: string, params: unknown[]): RRef[] {
   return (db.prepare(sql).raw().all(...params) as
-    [number, number, number, RRef['kind'], string, string | null, string | null, number, number][])
-    .map(([id, fileId, symbolId, kind, name, receiver, receiverType, line, inError]): RRef => ({
-      id, fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1,
+    [number, number, number, RRef['kind'], string, string | null, string | null, number, number, string | null][])
+    .map(([id, fileId, symbolId, kind, name, receiver, receiverType, line, inError, detail]): RRef => ({
+      id, fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1, detail,
     }));
 }

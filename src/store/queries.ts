@@ -160,6 +160,12 @@ export function edgesFrom(db: Database.Database, id: number, kinds: string[]): E
     WHERE src_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
 }
 
+/** Edges of a kind with a given target (`registers` and `fires` share `kind:name` targets: src/extract/registrations.ts). */
+export function edgesWithTarget(db: Database.Database, kind: string, target: string): EdgeInfo[] {
+  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
+    WHERE target = ? AND kind = ? ORDER BY file_id, line`).all(target, kind) as EdgeInfo[];
+}
+
 export interface FileRow {
   id: number;
   path: string;

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { IndexedOutcome, SkippedOutcome } from '../extract/types.js';
 import { searchText } from '../retrieve/tokenize.js';
+import { registrationTarget } from '../extract/registrations.js';
 
 export interface EdgeRow {
   src: number;
@@ -67,8 +68,8 @@ export class IndexWriter {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       importRow: db.prepare(`INSERT INTO imports (file_id, module, names, alias, wildcard, reexport, line, in_error)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-      ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       edge: db.prepare(`INSERT INTO edges (src_id, dst_id, kind, confidence, line, file_id, target) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       skipped: db.prepare(`INSERT OR REPLACE INTO skipped (path, reason, detail, is_dir, language, hash) VALUES (?, ?, ?, ?, ?, ?)`),
       secret: db.prepare(`INSERT INTO secret_findings (path, rule, line, fingerprint) VALUES (?, ?, ?, ?)`),
@@ -102,12 +103,25 @@ export class IndexWriter {
         +!!imp.reexport, imp.line, +imp.inError);
     }
     for (const c of x.calls) {
-      this.stmt.ref.run(fileId, id(c.caller), 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
+      this.stmt.ref.run(fileId, id(c.caller), 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError, null);
     }
     for (const h of x.inherits) {
       // For a supertype the receiver column holds the subtype's name when the extraction could not bind it.
-      this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError);
+      this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError, null);
     }
+    for (const r of x.registrations) {
+      const detail = { target: registrationTarget(r.kind, r.name), ...(r.handler >= 0 ? { handler: x.symbols[r.handler].qualifiedName } : {}),
+        ...(r.callback?.literal ? { literal: true } : {}) };
+      this.stmt.ref.run(fileId, id(r.symbol), 'register', r.callback?.name ?? '', r.callback?.receiver ?? null, r.callbackType, r.line,
+        +r.inError, JSON.stringify(detail));
+    }
+    for (const f of x.fires) {
+      this.stmt.ref.run(fileId, id(f.symbol), 'fire', f.name, null, null, f.line, +f.inError, JSON.stringify({ target: registrationTarget(f.kind, f.name) }));
+    }
+    for (const a of x.accesses) {
+      this.stmt.ref.run(fileId, id(a.symbol), a.kind, a.name, a.receiver, a.receiverType, a.line, +a.inError, JSON.stringify({ what: a.what }));
+    }
+    for (const t of x.tables) this.stmt.ref.run(fileId, id(t.symbol), 'table', t.table, null, null, t.line, 0, null);
   }
 
   addSkipped(path: string, reason: string, detail: string | null, isDir: boolean, language: string | null,

@@ -21,6 +21,12 @@ describe('python extraction', () => {
       'class SaleProduct shop/admin.py:5',
       'method SaleProduct.apply shop/admin.py:8',
       'method SaleProduct.save shop/admin.py:11',
+      'class Sale shop/admin.py:15',
+      'endpoint GET, DELETE /sales/<int:sale_id> shop/admin.py:21',
+      'function show_sale shop/admin.py:22',
+      'function on_sold shop/admin.py:27',
+      'function sell shop/admin.py:31',
+      'function restock shop/admin.py:36',
       'function before shop/broken.py:1',
       'function broken shop/broken.py:5',
       'class Half shop/broken.py:10',
@@ -143,5 +149,39 @@ describe('python extraction', () => {
     expect(broken.partial).toBe(true);
     expect(ix.summary.partial).toBe(1);
     expect(sym('after').inError).toBe(false);
+  });
+});
+
+describe('python: registrations and data access', () => {
+  it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
+    expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'GET, DELETE /sales/<int:sale_id> -> show_sale [route:GET, DELETE /sales/<int:sale_id>] 0.95',
+      'sell -> restock [event:restock] 0.95',
+      'shop.admin -> on_sold [event:sold] 0.95',
+    ]);
+  });
+  it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
+    expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([
+      'sell -> external:event:sold 1',
+    ]);
+  });
+  it('links functions to the fields, constants and tables they read', () => {
+    expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
+      'Product.apply -> Product [price] 0.9',
+      'Product.discounted -> MAX_DISCOUNT 0.95',
+      'Service.run -> Service [repo] 0.9',
+      'show_sale -> Sale [table:sales] 0.9',
+    ]);
+  });
+  it('links functions to the fields, globals and tables they write', () => {
+    expect(edgeLines(ix.db, 'writes', { confidence: true })).toEqual([
+      'Base.save -> Base [saved] 0.9',
+      'Product.__init__ -> Product [name] 0.9',
+      'Product.__init__ -> Product [price] 0.9',
+      'Product.apply -> Product [price] 0.9',
+      'SaleProduct.save -> SaleProduct [saved] 0.9',
+      'Service.__init__ -> Service [repo] 0.9',
+      'on_sold -> external:table:audit 1',
+    ]);
   });
 });

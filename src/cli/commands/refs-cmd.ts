@@ -45,7 +45,8 @@ function render(r: RefsResult): string {
     if (!list.length) out.push('  none found');
     for (const e of list) {
       const indent = '  '.repeat(e.depth);
-      out.push(`${indent}${e.qualifiedName}  ${e.file}:${atDefinition ? e.startLine : e.line ?? e.startLine}  confidence ${e.confidence.toFixed(2)}`);
+      const how = e.relation === 'calls' || atDefinition ? '' : `  (${e.relation}${e.target ? ` ${e.target}` : ''})`;
+      out.push(`${indent}${e.qualifiedName}  ${e.file}:${atDefinition ? e.startLine : e.line ?? e.startLine}  confidence ${e.confidence.toFixed(2)}${how}`);
     }
   };
   section('Callers', r.callers);
@@ -53,6 +54,10 @@ function render(r: RefsResult): string {
   const method = t.kind === 'method' || t.kind === 'function';
   section(method ? 'Overridden by' : 'Subtypes', r.subtypes, true);
   section(method ? 'Overrides' : 'Supertypes', r.supertypes, true);
+  // Data access is shown where there is some: most symbols hold or touch no data.
+  for (const [title, list] of [['Read by', r.readers], ['Written by', r.writers], ['Reads', r.reads], ['Writes', r.writes]] as const) {
+    if (list?.length) section(title, list);
+  }
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }
