@@ -40,7 +40,7 @@ export function git(dir: string, ...args: string[]): string {
 
 /** Copies `fixtures/<name>` to a temporary directory (so the index never lands in the source tree). */
 export function copyFixture(name: string): string {
-  const dir = tempDir(`cg-fx-${name}-`);
+  const dir = tempDir(`cg-fx-${name.replace(/\//g, "-")}-`);
   fs.cpSync(path.join(ROOT, 'fixtures', name), dir, { recursive: true });
   return dir;
 }

@@ -15,6 +15,7 @@ import { registerSnapshot } from './commands/snapshot-cmd.js';
 import { registerServe } from './commands/serve-cmd.js';
 import { registerImpact } from './commands/impact-cmd.js';
 import { registerMcpConfig } from './commands/mcp-config-cmd.js';
+import { registerSignal } from './commands/signal-cmd.js';
 
 const program = new Command();
 program
@@ -42,6 +43,7 @@ registerSnapshot(program);
 registerImpact(program);
 registerServe(program);
 registerMcpConfig(program);
+registerSignal(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,

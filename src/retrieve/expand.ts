@@ -5,11 +5,18 @@ import type { Region } from './regions.js';
 
 /** How much a neighbour's score keeps per hop: related code matters, but less than what matched. */
 const HOP_DECAY = 0.5;
+/** A model a function only reads matters less to a change than one it writes. */
+const READ_WEIGHT = 0.5;
+/** Rationales, from the neighbour's side: `handler of GET /users`, `overridden by Admin.name`. */
+const ACTIVE: Record<string, string> = { registers: 'registered by', overrides: 'overridden by', writes: 'written by', reads: 'read by' };
+const PASSIVE: Record<string, string> = { registers: 'registers', overrides: 'overrides' };
 
 /**
  * Code one to three hops from the seed regions along calls (both ways), and the tests that exercise
- * them: what an agent changing the seeds needs next to them. Each gets the seed's score, decayed per
- * hop and by the edges' confidence, and a rationale naming the relation.
+ * them; one hop to the endpoints and registrations of a handler (and a route's handler), to overridden
+ * and overriding methods, and to the models a function writes or reads: what an agent changing the
+ * seeds needs next to them. Each gets the seed's score, decayed per hop and by the edges' confidence,
+ * and a rationale naming the relation.
  */
 export function expandRegions(db: Database.Database, seeds: Region[], depth: number, taken: Set<number>): Region[] {
   if (depth <= 0) return [];
@@ -40,6 +47,16 @@ export function expandRegions(db: Database.Database, seeds: Region[], depth: num
         r.confidence);
     }
     for (const e of edgesTo(db, seed.symbol.id, ['tests'])) add(e.src, seed.score * e.confidence * HOP_DECAY, `test of ${name}`, e.confidence, true);
+    // One step along the relations that pair code with the code it stands for: an endpoint and its
+    // handler, a method and the one it overrides, a function and the model it reads or writes.
+    for (const e of edgesFrom(db, seed.symbol.id, ['registers', 'overrides', 'writes', 'reads'])) {
+      if (e.dst === null) continue;
+      const w = e.kind === 'reads' ? READ_WEIGHT : 1;
+      add(e.dst, seed.score * e.confidence * HOP_DECAY * w, `${ACTIVE[e.kind]} ${name}${e.target ? ` (${e.target})` : ''}`, e.confidence);
+    }
+    for (const e of edgesTo(db, seed.symbol.id, ['registers', 'overrides'])) {
+      add(e.src, seed.score * e.confidence * HOP_DECAY, `${PASSIVE[e.kind]} ${name}${e.target ? ` (${e.target})` : ''}`, e.confidence);
+    }
   }
   return [...out.values()];
 }
