@@ -16,6 +16,7 @@ import { registerServe } from './commands/serve-cmd.js';
 import { registerImpact } from './commands/impact-cmd.js';
 import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 import { registerSignal } from './commands/signal-cmd.js';
+import { registerDeps } from './commands/deps-cmd.js';
 
 const program = new Command();
 program
@@ -44,6 +45,7 @@ registerImpact(program);
 registerServe(program);
 registerMcpConfig(program);
 registerSignal(program);
+registerDeps(program);
 
 program.addHelpText('after', `
 Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,

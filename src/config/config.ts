@@ -34,6 +34,10 @@ export interface Config {
     /** Answers warn about relations whose confidence is at most this (spec 004 FR-003: 70 %). */
     lowConfidence: number;
   };
+  externals: {
+    /** Index the declarations of dependencies installed inside the repository (node_modules, .venv, vendor/). */
+    enabled: boolean;
+  };
 }
 
 export const RANKING_PRESETS = ['hybrid', 'lexical', 'prd', 'spec004', 'rrf'] as const;
@@ -79,6 +83,7 @@ export const DEFAULT_CONFIG: Config = {
   embeddings: { enabled: true, model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
   retrieval: { preset: 'hybrid' },
   warnings: { lowConfidence: 0.7 },
+  externals: { enabled: true },
 };
 
 export function configPath(root: string): string {
@@ -171,6 +176,14 @@ function mergeConfig(raw: unknown, file: string): Config {
         throw bad('warnings.lowConfidence', 'a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)');
       }
       cfg.warnings.lowConfidence = w.lowConfidence;
+    }
+  }
+  if (r.externals !== undefined) {
+    const x = r.externals as Record<string, unknown>;
+    if (typeof x !== 'object' || x === null || Array.isArray(x)) throw bad('externals', 'an object');
+    if (x.enabled !== undefined) {
+      if (typeof x.enabled !== 'boolean') throw bad('externals.enabled', 'true or false');
+      cfg.externals.enabled = x.enabled;
     }
   }
   return cfg;

@@ -38,7 +38,7 @@ export async function repoMap(db: Database.Database, opts: { folder: string | nu
   const per = opts.symbolsPerFile ?? SYMBOLS_PER_FILE;
   const folder = opts.folder ? opts.folder.replace(/\/+$/, '') : null;
   const like = folder ? `${folder.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` : '%';
-  const rows = db.prepare(`SELECT id, path, language, loc, pagerank FROM files WHERE path LIKE ? ESCAPE '\\'
+  const rows = db.prepare(`SELECT id, path, language, loc, pagerank FROM files WHERE path LIKE ? ESCAPE '\\' AND external = 0
     ORDER BY pagerank DESC, path`).raw().all(like) as [number, string, string, number, number][];
   const count = await tokenCounter();
   const files: RepoMapFile[] = [];

@@ -39,8 +39,8 @@ export function configHash(root: string, config: Config): string {
   } catch {
     /* no allowlist */
   }
-  const { maxFileBytes, exclude, vendorDirs, secrets } = config;
-  return createHash('sha256').update(JSON.stringify({ maxFileBytes, exclude, vendorDirs, secrets })).update('\0').update(allow)
+  const { maxFileBytes, exclude, vendorDirs, secrets, externals } = config;
+  return createHash('sha256').update(JSON.stringify({ maxFileBytes, exclude, vendorDirs, secrets, externals })).update('\0').update(allow)
     .digest('hex').slice(0, 16);
 }
 

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { swiftCheckoutPackage } from '../deps/lookups.js';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
 import { baseName, sharedPrefix, stripExt } from './paths.js';
 import { normalizeForGrammar } from './swift-source.js';
@@ -146,4 +147,5 @@ export const swift: LanguageSpec = {
     return false;
   },
   createImportResolver,
+  installedPackage: swiftCheckoutPackage,
 };

@@ -1,4 +1,5 @@
 import type { Node, Range } from 'web-tree-sitter';
+import type { InstalledPackage, InstalledTree } from '../deps/installed.js';
 
 export const SYMBOL_KINDS = [
   'module', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant', 'endpoint',
@@ -189,4 +190,10 @@ export interface LanguageSpec {
   isTestFile(path: string): boolean;
   isTestSymbol(input: TestSymbolInput): boolean;
   createImportResolver(repo: RepoView): ImportResolver;
+  /**
+   * The installed dependency an import that names no repository file leads to, when the repository
+   * holds it (node_modules, a virtual environment, vendor/: src/deps/lookups.ts); its declarations are
+   * indexed as external files. Absent: dependencies stay names.
+   */
+  installedPackage?(module: string, fromPath: string, tree: InstalledTree): InstalledPackage | null;
 }

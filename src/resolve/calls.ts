@@ -14,7 +14,8 @@ export function resolveCall(cx: ResolveContext, r: RRef): void {
     cx.refStates.set(r.id, hit === 'external' ? 'external' : 'unresolved');
     return;
   }
-  cx.refStates.set(r.id, hit.tier);
+  // A call of a dependency's declaration (src/indexer/external.ts) is still a call outside the repository.
+  cx.refStates.set(r.id, hit.ids.every((id) => cx.files.get(cx.symbols.get(id)!.fileId)?.external) ? 'external' : hit.tier);
   const conf = cx.confidence(hit, r.inError);
   for (const id of new Set(hit.ids)) if (id !== r.symbolId) cx.edge(r.symbolId, id, 'calls', conf, r.line, r.fileId, null);
 }

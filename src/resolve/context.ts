@@ -170,9 +170,13 @@ export class ResolveContext {
         this.bindSubmodules(scope, resolver, imp, file.path, src, conf);
         continue;
       }
-      const targets = paths
+      let targets = paths
         .map((p) => this.fileByPath.get(p)?.id)
         .filter((id): id is number => id !== undefined && id !== fileId);
+      // A dependency installed in the repository: its declaration files stand for the module, as
+      // repository files would, but the import stays external in the statistics.
+      const installed = targets.length ? undefined : this.input.externalModules?.get(file.language)?.get(imp.module);
+      if (installed?.length) targets = installed.filter((id) => this.files.has(id) && id !== fileId);
       if (!targets.length) {
         state(imp, RELATIVE_MODULE.test(imp.module) ? 'unresolved' : 'external');
         this.edge(src, null, 'imports', conf, imp.line, fileId, imp.module);
@@ -181,7 +185,8 @@ export class ResolveContext {
         for (const n of imp.names) scope.names.set(n.alias ?? n.name, { kind: 'external', module: `${imp.module}.${n.name}` });
         continue;
       }
-      state(imp, 'internal');
+      // An import that leads only to dependencies' declarations is still an external import.
+      state(imp, targets.every((id) => this.files.get(id)!.external) ? 'external' : 'internal');
       const owners = this.importedTypes(resolver, imp, file.path, targets);
       if (imp.alias) scope.names.set(imp.alias, { kind: 'module', files: targets });
       if (imp.wildcard && owners) scope.memberWildcards.push(...owners);

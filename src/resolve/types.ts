@@ -7,6 +7,8 @@ export interface RFile {
   path: string;
   language: string;
   isTest: boolean;
+  /** A dependency's declaration file (src/indexer/external.ts). */
+  external: boolean;
 }
 
 export interface RSymbol {
@@ -60,6 +62,11 @@ export interface ResolveInput {
    * read, not re-resolved (an incremental update). Absent: everything.
    */
   only?: ReadonlySet<number>;
+  /**
+   * Import modules that lead to installed dependencies' files, by the importing language: an import
+   * the repository cannot resolve binds these instead of a bare name.
+   */
+  externalModules?: Map<string, Map<string, number[]>>;
   /** A symbol's signature, read on demand (only return types need it). */
   signatureOf?: (symbolId: number) => string | null;
 }

@@ -27,9 +27,9 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
   const where = (col: string) => (only ? `WHERE ${col} IN (SELECT value FROM json_each(?))` : '');
   const params = only ? [JSON.stringify([...only])] : [];
   const out = new Map<number, FileResolveRows>();
-  for (const [id, path, language, isTest] of db.prepare(`SELECT id, path, language, is_test FROM files ${where('id')}`).raw()
-    .all(...params) as [number, string, string, number][]) {
-    out.set(id, { file: { id, path, language, isTest: isTest === 1 }, symbols: [], imports: [], globalRefs: [] });
+  for (const [id, path, language, isTest, external] of db.prepare(`SELECT id, path, language, is_test, external FROM files ${where('id')}`).raw()
+    .all(...params) as [number, string, string, number, number][]) {
+    out.set(id, { file: { id, path, language, isTest: isTest === 1, external: external === 1 }, symbols: [], imports: [], globalRefs: [] });
   }
   // Within a file, rows come in an order defined by content (lines, names), never by ids where ids
   // differ between an updated index and a fresh build; imports and refs keep their file's order.
@@ -88,7 +88,15 @@ export function resolveInputFrom(db: Database.Database, rows: Map<number, FileRe
   for (const c of calls) if (pos.has(c.fileId)) refs.push(c);
   const signature = db.prepare('SELECT signature FROM symbols WHERE id = ?').pluck();
   const signatureOf = (id: number) => (signature.get(id) as string | undefined) ?? null;
-  return { files, symbols, imports, refs, signatureOf, only };
+  const externalModules = new Map<string, Map<string, number[]>>();
+  for (const [language, module, fileId] of db.prepare('SELECT language, module, file_id FROM external_modules ORDER BY file_id').raw().all() as
+    [string, string, number][]) {
+    if (!rows.has(fileId)) continue;
+    let byModule = externalModules.get(language);
+    if (!byModule) externalModules.set(language, (byModule = new Map()));
+    byModule.set(module, [...(byModule.get(module) ?? []), fileId]);
+  }
+  return { files, symbols, imports, refs, signatureOf, only, externalModules };
 }
 
 function refRows(db: Database.Database, sql: string, params: unknown[]): RRef[] {

@@ -90,7 +90,7 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
   const like = isGlob
     ? pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%').replace(/\?/g, '_')
     : `%${pattern.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const conds = [`${column} LIKE ? ESCAPE '\\'`, "s.kind != 'module'"];
+  const conds = [`${column} LIKE ? ESCAPE '\\'`, "s.kind != 'module'", 'f.external = 0'];
   const params: unknown[] = [like];
   if (q.kind) {
     conds.push('s.kind = ?');

@@ -26,7 +26,16 @@ CREATE TABLE files (
   tokens      INTEGER NOT NULL DEFAULT 0,  -- search terms in path + text (BM25 document length)
   pagerank    REAL NOT NULL DEFAULT 0,
   last_commit INTEGER,                     -- unix time of the last commit that touched the file (NULL: none seen)
-  commits     INTEGER NOT NULL DEFAULT 0   -- commits that touched it, within the history read (src/repo/history.ts)
+  commits     INTEGER NOT NULL DEFAULT 0,  -- commits that touched it, within the history read (src/repo/history.ts)
+  external    INTEGER NOT NULL DEFAULT 0,  -- 1: a dependency's declaration file (src/indexer/external.ts), schema 10
+  package     TEXT                         -- for an external file: the package and version, zod@3.22.4
+);
+
+-- Import modules that lead to an installed dependency's entry files (schema 10; src/indexer/external.ts).
+CREATE TABLE external_modules (
+  language TEXT NOT NULL,            -- the importing files' language
+  module   TEXT NOT NULL,            -- the module as written: zod, requests.adapters, github.com/x/y
+  file_id  INTEGER NOT NULL
 );
 
 -- Paths found but not indexed, with the reason; directories count once.
@@ -145,6 +154,7 @@ CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qualified_name COLLATE NOCAS
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
+CREATE INDEX IF NOT EXISTS external_modules_file ON external_modules(file_id);
 CREATE INDEX IF NOT EXISTS refs_table_access ON refs(name) WHERE detail = '{"what":"table"}';
 CREATE INDEX IF NOT EXISTS edges_src ON edges(src_id, kind);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_id, kind);

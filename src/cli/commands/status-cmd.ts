@@ -31,6 +31,9 @@ function render(s: IndexStatus & { freshness: Freshness }): string {
   for (const [lang, v] of Object.entries(s.files.byLanguage)) {
     out.push(`  ${lang.padEnd(11)} ${String(v.files).padStart(6)} files ${String(v.loc).padStart(9)} lines ${String(v.symbols).padStart(8)} symbols${v.partial ? `  (${v.partial} partial)` : ''}`);
   }
+  if (s.external.files) {
+    out.push(`External: ${s.external.files} declaration file(s) of ${s.external.packages} installed package(s) (\`cg deps\` lists them)`);
+  }
   out.push(`Symbols: ${s.symbols.toLocaleString('en-US')} (${formatCounts(s.symbolsByKind)})`);
   out.push(`Edges: ${s.edges.toLocaleString('en-US')} (${formatCounts(s.edgesByKind)})`);
   for (const [lang, c] of Object.entries(s.calls)) {
