@@ -60,3 +60,10 @@
   attributes: (attribute_list (attribute_group
     (attribute (name) @_verb parameters: (arguments . (argument [(string) (encapsed_string)] @register.prefix)))))) @register.scope
   (#eq? @_verb "Route"))
+
+; Slim and similar routers: $app->get('/hello/{name}', $handler), $group->post('/x', [Controller::class, 'm']).
+((member_call_expression
+  name: (name) @register.verb
+  arguments: (arguments . (argument [(string) (encapsed_string)] @register.route) (argument (_) @register.callback) .)) @register
+  (#match? @register.verb "^(get|post|put|patch|delete|options|any)$")
+  (#match? @register.route "^['\"]/"))

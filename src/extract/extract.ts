@@ -481,7 +481,8 @@ class FileExtractor {
     const rangeParent = this.enclosingSymbol(stack);
     this.symbols.push({
       name: d.nameText!, qualifiedName: d.nameText!, kind: 'endpoint', parent: frame && frame.sym >= 0 ? frame.sym : 0,
-      startLine: d.node.startPosition.row + 1, endLine: d.node.endPosition.row + 1, signature: this.signature(d), doc: null,
+      startLine: d.node.startPosition.row + 1, endLine: d.node.endPosition.row + 1,
+      signature: collapse(this.source.slice(d.node.startIndex, d.node.endIndex).split('\n')[0].replace(/[\s{(,]+$/, '')), doc: null,
       params: [], visibility: 'public', isAsync: false, isStatic: false, mutates: [], annotations: [], exported: false, isTest: false,
       inError: this.inError(d.name!),
     });

@@ -92,6 +92,11 @@ describe('java extraction', () => {
       `endpoint POST /api/products ${M}/web/ProductController.java:21`, // a bare @PostMapping: the class's prefix
       `method ProductController.search ${M}/web/ProductController.java:26`,
       `endpoint GET /api/products/search ${M}/web/ProductController.java:26`, // @RequestMapping(value =, method =)
+      `class ShopResource ${M}/web/ShopResource.java:4`,
+      `method ShopResource.index ${M}/web/ShopResource.java:6`,
+      `endpoint GET /shop ${M}/web/ShopResource.java:6`, // JAX-RS: @GET under the class's @Path
+      `method ShopResource.remove ${M}/web/ShopResource.java:11`,
+      `endpoint DELETE /shop/{id} ${M}/web/ShopResource.java:11`, // @DELETE with @Path("/{id}")
       `class ProductTest ${T}/model/ProductTest.java:6`,
       `method ProductTest.testDiscountIsCapped ${T}/model/ProductTest.java:7`,
       `method ProductTest.testBuilder ${T}/model/ProductTest.java:13`,
@@ -321,8 +326,10 @@ describe('java: overrides', () => {
 describe('java: registrations and data access', () => {
   it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
     expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'DELETE /shop/{id} -> ShopResource.remove [route:DELETE /shop/{id}] 0.95',
       'GET /api/products/search -> ProductController.search [route:GET /api/products/search] 0.95',
       'GET /api/products/{id} -> ProductController.get [route:GET /api/products/{id}] 0.95',
+      'GET /shop -> ShopResource.index [route:GET /shop] 0.95',
       'POST /api/products -> ProductController.create [route:POST /api/products] 0.95',
     ]);
   });

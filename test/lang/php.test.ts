@@ -79,6 +79,7 @@ describe('php extraction', () => {
       'method ShopCart.onLoaded src/plugin.php:47',
       'endpoint GET /products/{id} src/routes.php:5',
       'endpoint POST /products src/routes.php:6',
+      'endpoint GET /health src/routes.php:7',
       'class ProductServiceTest tests/ProductServiceTest.php:10',
       'method ProductServiceTest.setUp tests/ProductServiceTest.php:14',
       'method ProductServiceTest.testCreate tests/ProductServiceTest.php:19',
@@ -234,8 +235,8 @@ describe('php extraction', () => {
     // (the test class's TestCase extends \PHPUnit\Framework\TestCase, so unknown $this/self methods are
     // PHPUnit's). Built-ins (trim, min, define…) and `new \InvalidArgumentException` (PHP's, not
     // Shop\Support's) stay unresolved; isset() is a language construct, not a call. So do WordPress's
-    // functions (add_action…) and Laravel's Route:: in src/plugin.php and src/routes.php.
-    expect(ix.summary.calls.php).toMatchObject({ total: 67, resolved: 42, external: 4, unresolved: 21 });
+    // functions (add_action…), Laravel's Route:: and Slim's $app-> in src/plugin.php and src/routes.php.
+    expect(ix.summary.calls.php).toMatchObject({ total: 68, resolved: 42, external: 4, unresolved: 22 });
   });
 
   it('links subtypes, trait users and tests to what they exercise', () => {
@@ -350,6 +351,7 @@ describe('php: overrides', () => {
 describe('php: registrations and data access', () => {
   it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
     expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'GET /health -> ProductService.label [route:GET /health] 0.9',
       'GET /products/{id} -> ProductService.label [route:GET /products/{id}] 0.9',
       'GET /shop/v1/products/(?P<id>\\d+) -> shop_get_product [route:GET /shop/v1/products/(?P<id>\\d+)] 0.95',
       'POST /products -> ProductService.create [route:POST /products] 0.9',
