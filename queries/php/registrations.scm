@@ -2,9 +2,11 @@
 ; and Symfony routes, and the hooks fired by name.
 
 ; WordPress: add_action('init', 'cb'), add_filter('the_content', [$this, 'm'], 10), add_shortcode('tag', cb).
+; A hook named by an expression (`add_action($hook, ...)`) keeps the expression as its name: the callback
+; is still registered, though no fired name will meet it.
 ((function_call_expression
   function: (name) @register.verb
-  arguments: (arguments . (argument [(string) (encapsed_string)] @register.hook) . (argument (_) @register.callback))) @register
+  arguments: (arguments . (argument (_) @register.hook) . (argument (_) @register.callback))) @register
   (#match? @register.verb "^(add_action|add_filter|add_shortcode)$"))
 
 ; WordPress fires hooks by name: do_action('init'), apply_filters('the_content', $c), and the _ref_array forms.

@@ -15,7 +15,7 @@
   (decorator
     (call
       function: (attribute attribute: (identifier) @_verb)
-      arguments: (argument_list . (string) (keyword_argument name: (identifier) @_key value: (list) @register.methods)))) @register)
+      arguments: (argument_list . (string) (keyword_argument name: (identifier) @_key value: [(list) (tuple) (set)] @register.methods)))) @register)
   (#match? @_verb "^(route|api_route)$")
   (#eq? @_key "methods"))
 

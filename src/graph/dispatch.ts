@@ -9,8 +9,17 @@ import { edgesFrom, edgesTo, edgesWithTarget } from '../store/queries.js';
  * firing code counts as a caller of the callbacks, and the callbacks as its callees.
  */
 
-/** A firing site reaches a callback less surely than a direct call: the name may be fired with other arguments, or not at all. */
+/**
+ * A firing site reaches a callback less surely than a direct call. A hook (WordPress's actions and
+ * filters) is one registry per program: its name is the link. An event is emitted on one object and
+ * listened to on another, which the index does not tell apart: `emit('data')` meets every `on('data')`.
+ */
 export const FIRE_WEIGHT = 0.9;
+export const EVENT_FIRE_WEIGHT = 0.5;
+
+function weightOf(target: string): number {
+  return target.startsWith('event:') ? EVENT_FIRE_WEIGHT : FIRE_WEIGHT;
+}
 
 export interface NamedCall {
   /** The other end: the firing symbol (firedBy) or the callback (firesInto). */
@@ -27,7 +36,7 @@ export function firedBy(db: Database.Database, callbackId: number): NamedCall[] 
   for (const reg of edgesTo(db, callbackId, ['registers'])) {
     if (!reg.target) continue;
     for (const f of edgesWithTarget(db, 'fires', reg.target)) {
-      out.push({ id: f.src, line: f.line, confidence: reg.confidence * f.confidence * FIRE_WEIGHT, target: reg.target });
+      out.push({ id: f.src, line: f.line, confidence: reg.confidence * f.confidence * weightOf(reg.target), target: reg.target });
     }
   }
   return out;
@@ -39,7 +48,7 @@ export function firesInto(db: Database.Database, symbolId: number): NamedCall[] 
   for (const f of edgesFrom(db, symbolId, ['fires'])) {
     if (!f.target) continue;
     for (const reg of edgesWithTarget(db, 'registers', f.target)) {
-      if (reg.dst !== null) out.push({ id: reg.dst, line: f.line, confidence: reg.confidence * f.confidence * FIRE_WEIGHT, target: f.target });
+      if (reg.dst !== null) out.push({ id: reg.dst, line: f.line, confidence: reg.confidence * f.confidence * weightOf(f.target), target: f.target });
     }
   }
   return out;

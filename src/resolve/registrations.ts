@@ -33,8 +33,10 @@ export function resolveRegistration(cx: ResolveContext, r: RRef): void {
     hit = ids.length ? { ids, tier: 'local' as const } : null;
   } else if (r.name) {
     const t = callTarget(cx, r);
-    // A callback written with its class or object is that one's, or unknown: never a same-named method elsewhere.
-    hit = t === 'external' || (t?.tier === 'global' && r.receiver) ? null : t;
+    // A repository-wide name match stands only for a name written as a string (PHP looks such callbacks
+    // up globally at run time); a callback written as a name or with its class or object is in scope, or unknown.
+    hit = t === 'external' || (t?.tier === 'global' && (r.receiver || !d.literal)) ? null : t;
+    if (hit) hit = { ...hit, ids: nearestInFile(cx, hit.ids, r) };
     cx.refStates.set(r.id, t === 'external' ? 'external' : hit?.ids.length ? hit.tier : 'unresolved');
   }
   if (!hit?.ids.length) {
@@ -45,6 +47,17 @@ export function resolveRegistration(cx: ResolveContext, r: RRef): void {
   let confidence = cx.confidence(hit, r.inError);
   if (hit.tier === 'global' && hit.ids.length === 1 && d.literal) confidence = Math.round(UNIQUE_LITERAL_CONFIDENCE * errorFactor * 1000) / 1000;
   for (const id of new Set(hit.ids)) if (id !== r.symbolId) cx.edge(r.symbolId, id, 'registers', confidence, r.line, r.fileId, d.target);
+}
+
+/**
+ * Several same-named definitions of the registration's own file (a test file's many `const handler`
+ * in blocks that are no symbols): the nearest one written before the registration is the one in scope.
+ */
+function nearestInFile(cx: ResolveContext, ids: number[], r: RRef): number[] {
+  const local = ids.map((id) => cx.symbols.get(id)!).filter((s) => s.fileId === r.fileId);
+  if (local.length < 2 || local.length !== ids.length) return ids;
+  const before = local.filter((s) => s.startLine <= r.line).sort((a, b) => b.startLine - a.startLine);
+  return [(before[0] ?? local.sort((a, b) => a.startLine - b.startLine)[0]).id];
 }
 
 function detailOf(r: RRef): Detail | null {
