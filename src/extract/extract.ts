@@ -908,8 +908,13 @@ class FileExtractor {
     return [...out.values()].sort((a, b) => a.line - b.line || a.symbol - b.symbol);
   }
 
-  /** `self.name` when `name` is a field the enclosing type declares (`@binding.field`): Java's implicit `this`. */
+  /**
+   * `self.name` when `name` is a field the enclosing type declares (`@binding.field`), in a language
+   * where a bare name reaches members (Java's and Swift's implicit `this`); elsewhere a bare name is a
+   * local (Rust's `skip = Some(..)` beside a field `skip`).
+   */
   private fieldOfEnclosingType(name: string, sym: number, scopes: BindingScopes): string | null {
+    if (!this.spec.bareCallsReachMembers) return null;
     const container = this.containerOf(sym);
     if (container === sym || !CONTAINER_KINDS.has(this.symbols[container].kind)) return null;
     const self = this.spec.selfNames[0];

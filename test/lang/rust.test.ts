@@ -43,6 +43,7 @@ describe('rust extraction', () => {
       'method Circle.area shapes/src/geometry/circle.rs:29',
       'method Point.translate shapes/src/geometry/circle.rs:38', // an impl in another file than the type
       'function unit_circle shapes/src/geometry/circle.rs:43',
+      'method Circle.grown shapes/src/geometry/circle.rs:52',
       'struct Point shapes/src/geometry/mod.rs:9',
       'method Point.new shapes/src/geometry/mod.rs:16',
       'method Point.norm shapes/src/geometry/mod.rs:21',
@@ -349,6 +350,7 @@ describe('rust: registrations and data access', () => {
   it('links functions to the fields, constants and tables they read', () => {
     expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
       'Circle.area -> Circle [radius] 0.9',
+      'Circle.grown -> Circle [radius] 0.9', // the local `radius` it then writes is not the field
       'Circle.offset -> Circle [center] 0.9',
       'Circle.scaled -> Circle [center] 0.9',
       'Circle.scaled -> Circle [radius] 0.9',
