@@ -30,6 +30,7 @@ if (!fs.existsSync(corpus)) {
   process.exit(2);
 }
 const { languageForFile } = await import('../dist/lang/registry.js');
+const { grammarPath } = await import('../dist/lang/loader.js');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -46,7 +47,7 @@ fs.cpSync(corpus, path.join(copy, path.basename(corpus)), { recursive: true });
 const files = listFiles(copy);
 const byGrammar = new Map();
 for (const f of files) {
-  const g = languageForFile(f).grammar;
+  const g = grammarPath(languageForFile(f));
   if (!byGrammar.has(g)) byGrammar.set(g, []);
   byGrammar.get(g).push(f);
 }

@@ -9,6 +9,10 @@
 //                    of a server started with --no-warm after one search_symbols
 //   baseline         the same question as a fresh `cg` CLI process (what an agent pays without a server),
 //                    measured in the same run: the ratio is server p50 / CLI p50
+//   tools/list       tokens (cl100k) of each toolset's tools/list answer, as the client receives it
+//   answer size      get_references / get_blast_radius (and CodeMem's references / impact) for the most
+//                    called symbol of the corpus at the default budget, with the totals the answer gives
+//                    and the size of the whole answer (a budget that cuts nothing)
 //
 // Usage: node eval/bench-mcp.mjs [--repo GIT_DIR] [--calls 30] [--cold 5] [--label NAME] [--note "how busy the machine was"]
 // Default corpus: the Textualize/rich mirror (51.8k lines of Python, tests included).
@@ -19,6 +23,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import Database from 'better-sqlite3';
+import { tokenCounter } from '../dist/retrieve/tokens.js';
+import { currentDbPath } from '../dist/store/db.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CG = path.join(here, '..', 'bin', 'cg.js');
@@ -47,7 +54,7 @@ const idx = JSON.parse(cli(['index', '--json', '-q']).stdout);
 const loc = Object.values(idx.languages).reduce((a, v) => a + v.loc, 0);
 console.error(`corpus ${label} @${commit.slice(0, 8)}: ${idx.files} files, ${loc} lines, ${idx.symbols} symbols, ${idx.edges} edges`);
 
-async function start(extra = []) {
+async function start(extra = ['--toolsets', 'all']) {
   const client = new Client({ name: 'bench', version: '0' });
   const transport = new StdioClientTransport({ command: process.execPath, args: [CG, 'serve', dir, ...extra], stderr: 'pipe' });
   let err = '';
@@ -97,17 +104,23 @@ const tasks = ['render a table with a border style', 'progress bar refresh rate'
   'color downgrade to 256 colors', 'export console output as html'];
 const files = [...new Set(unique.map((s) => s.file))];
 
+const ref = (i) => `${pick(i).file}:${pick(i).qualifiedName}`;
 const plan = {
   search_symbols: (i) => ({ query: pick(i).name.slice(0, Math.max(3, pick(i).name.length - 2)) }),
-  get_references: (i) => ({ symbol: `${pick(i).file}:${pick(i).qualifiedName}`, depth: 2 }),
-  file_context: (i) => ({ path: files[i % files.length] }),
+  get_references: (i) => ({ symbol_name: ref(i), depth: 2 }),
+  file_context: (i) => ({ file_path: files[i % files.length] }),
   status: () => ({}),
-  get_structure: (i) => (i % 2 ? { folder: 'rich', token_budget: 1500 } : { token_budget: 1500 }),
-  tests_for: (i) => ({ symbols: [`${pick(i).file}:${pick(i).qualifiedName}`] }),
-  get_blast_radius: (i) => ({ symbols: [`${pick(i).file}:${pick(i).qualifiedName}`], max_depth: 2 }),
+  get_structure: (i) => (i % 2 ? { path: 'rich', token_budget: 1500 } : { token_budget: 1500 }),
+  tests_for: (i) => ({ symbols: [ref(i)] }),
+  get_blast_radius: (i) => ({ symbol_name: ref(i), max_depth: 2 }),
+  symbols: (i) => ({ query: `${pick(i).name.slice(0, 3)}*` }),
+  references: (i) => ({ symbol_name: ref(i) }),
+  impact: (i) => ({ symbol_name: ref(i) }),
   codegraph_query: (i) => ({ query: tasks[i % tasks.length] }),
-  'codegraph_query (include_snippets false)': (i) => ({ query: tasks[i % tasks.length], include_snippets: false }),
+  'codegraph_query (include_snippets true)': (i) => ({ query: tasks[i % tasks.length], include_snippets: true }),
+  search: (i) => ({ query: tasks[i % tasks.length] }),
   get_context: (i) => ({ query: tasks[i % tasks.length] }),
+  'get_context (3500 tokens, signatures only)': (i) => ({ query: tasks[i % tasks.length], token_budget: 3500, include_signatures_only: true }),
 };
 
 const s = await start();
@@ -147,7 +160,7 @@ await lazy.client.close();
 const baseline = {};
 const cliPlan = {
   search_symbols: (i) => ['symbols', plan.search_symbols(i).query, '--limit', '20', '--json'],
-  get_references: (i) => ['refs', plan.get_references(i).symbol, '--depth', '2', '--json'],
+  get_references: (i) => ['refs', plan.get_references(i).symbol_name, '--depth', '2', '--json'],
   codegraph_query: (i) => ['query', tasks[i % tasks.length], '--snippets', '--json'],
 };
 for (const [name, argv] of Object.entries(cliPlan)) {
@@ -161,6 +174,40 @@ for (const [name, argv] of Object.entries(cliPlan)) {
   baseline[name] = { p50: ms(median(xs)), runs: xs.length, ratio: ms(warm[name].p50 / median(xs)) };
 }
 
+// Tokens of each toolset's tools/list, as the client receives it.
+const count = await tokenCounter();
+const toolsets = {};
+for (const set of ['default', 'codegrapher', 'bombe', 'codemem', 'all']) {
+  const c = await start(['--toolsets', set, '--no-warm']);
+  const { tools } = await c.client.listTools();
+  toolsets[set] = { tools: tools.length, tokens: count(JSON.stringify({ tools })), names: tools.map((t) => t.name) };
+  await c.client.close();
+  console.error(`tools/list ${set.padEnd(12)} ${tools.length} tools, ${toolsets[set].tokens} tokens`);
+}
+
+// Answer size for the most called symbol, at the default budget and whole.
+const db = new Database(currentDbPath(dir), { readonly: true });
+const [hub] = db.prepare(`SELECT f.path || ':' || s.qualified_name AS ref, COUNT(DISTINCT e.src_id) AS callers FROM edges e
+  JOIN symbols s ON s.id = e.dst_id JOIN files f ON f.id = s.file_id WHERE e.kind = 'calls' GROUP BY e.dst_id ORDER BY callers DESC LIMIT 1`).all();
+db.close();
+const sizer = await start();
+const sizes = { symbol: hub.ref, callers: hub.callers };
+for (const [tool, a] of [['get_references', { symbol_name: hub.ref }], ['get_blast_radius', { symbol_name: hub.ref }],
+  ['references', { symbol_name: hub.ref }], ['impact', { symbol_name: hub.ref }]]) {
+  const size = async (args) => {
+    const r = await sizer.client.callTool({ name: tool, arguments: args });
+    if (r.isError) throw new Error(`${tool}: ${r.content[0].text.slice(0, 300)}`);
+    return { tokens: Math.max(count(r.content.map((c) => c.text).join('\n')), count(JSON.stringify(r.structuredContent))), body: r.structuredContent };
+  };
+  const dflt = await size(a);
+  const whole = await size({ ...a, token_budget: 50_000 });
+  sizes[tool] = { defaultBudgetTokens: dflt.tokens, wholeAnswerTokens: whole.tokens,
+    totals: dflt.body.totals ?? (dflt.body.impact ? { direct_callers: dflt.body.impact.total_affected_symbols, affected_files: dflt.body.impact.total_affected_files } : { results: dflt.body.total }),
+    omitted: dflt.body.omitted ?? null };
+  console.error(`${tool.padEnd(17)} ${hub.ref}: ${dflt.tokens} tokens at the default budget (whole answer ${whole.tokens}); omitted ${JSON.stringify(dflt.body.omitted ?? {})}`);
+}
+await sizer.client.close();
+
 const result = {
   date: new Date().toISOString(),
   machine: `${os.cpus()[0]?.model} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -172,7 +219,9 @@ const result = {
   idleRssMiB: { warm: ms(idleRss), afterIdleRelease: ms(idleRssReleased), noWarm: ms(idleRssNoWarm) },
   firstQueryAfterIdleReleaseMs: ms(afterRelease),
   cliBaselineMs: baseline,
-  targets: { coldStartMs: 1000, symbolSearchAndRefsP95Ms: 5, contextAndQueryP95Ms: 50, idleRssMiB: 150 },
+  toolsListTokens: toolsets,
+  answerSizeForMostCalledSymbol: sizes,
+  targets: { coldStartMs: 1000, symbolSearchAndRefsP95Ms: 5, contextAndQueryP95Ms: 50, idleRssMiB: 150, heavySymbolAnswerTokens: 2000 },
 };
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
 fs.writeFileSync(path.join(here, 'results', 'bench-mcp.json'), `${JSON.stringify(result, null, 2)}\n`);

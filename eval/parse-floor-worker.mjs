@@ -1,16 +1,15 @@
 // Worker for eval/bench-index.mjs: parses files and nothing else (the floor cg's extraction sits on).
+// `grammar` is the path of the grammar's .wasm file (grammarPath in src/lang/loader.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { Parser, Language } from 'web-tree-sitter';
 
-const require = createRequire(import.meta.url);
 let parser = null;
 
 export default async function parseAll({ root, files, grammar }) {
   if (!parser) {
     await Parser.init();
-    const lang = await Language.load(require.resolve(`@repomix/tree-sitter-wasms/out/${grammar}`));
+    const lang = await Language.load(grammar);
     parser = new Parser();
     parser.setLanguage(lang);
   }

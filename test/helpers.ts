@@ -102,3 +102,14 @@ export function edgeLines(db: Database.Database, kind: string, opts: { files?: b
     return `${src} -> ${dst}${opts.confidence ? ` ${r.conf}` : ''}`;
   }))].sort();
 }
+
+/** A fixture copy in a git repository with one commit, indexed by the real `cg index`. */
+export function indexedRepo(fixture: string): string {
+  const root = copyFixture(fixture);
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'initial');
+  const res = runCg(['index', '-q'], root);
+  if (res.code !== 0) throw new Error(`cg index failed in ${root}: ${res.stderr}`);
+  return root;
+}

@@ -117,7 +117,9 @@ describe('runQuery', () => {
     expect(res.files.length).toBeGreaterThan(0);
     expect(res.files[0].score).toBe(1);
     for (const e of res.files) {
-      expect(Object.keys(e).sort()).toEqual(['confidence', 'excerpt', 'kind', 'line_range', 'path', 'rationale', 'score', 'signature', 'symbol']);
+      expect(Object.keys(e).sort()).toEqual(['confidence', 'excerpt', 'kind', 'line_range', 'path', 'rationale', 'score', 'signature', 'sources', 'symbol',
+        'symbol_id']);
+      expect(e.sources.length).toBeGreaterThan(0);
       expect(e.confidence).toBeGreaterThanOrEqual(0);
       expect(e.confidence).toBeLessThanOrEqual(1);
       expect(e.line_range[0]).toBeLessThanOrEqual(e.line_range[1]);
@@ -139,11 +141,19 @@ describe('runQuery', () => {
     expect(tight.truncated_by).toBe('budget');
   });
 
-  it('says when the place cap, not the budget, held places back', async () => {
+  // Twenty files that all match one task: more than the 12 places an answer holds. Indexed once, for two tests.
+  let carriers: string | null = null;
+  const carrierRepo = () => {
+    if (carriers) return carriers;
     const files: Record<string, string> = {};
     for (let i = 0; i < 20; i++) files[`shipping/carrier_${i}.py`] = `def quote_parcel_rate_${i}(parcel):\n    return parcel.weight * ${i + 1}\n`;
-    const repo = makeRepo(files);
-    expect(runCg(['index', '-q'], repo).code).toBe(0);
+    carriers = makeRepo(files);
+    expect(runCg(['index', '-q'], carriers).code).toBe(0);
+    return carriers;
+  };
+
+  it('says when the place cap, not the budget, held places back', async () => {
+    const repo = carrierRepo();
     const res = runCg(['query', 'quote the parcel rate', '--json'], repo).json;
     expect(res.files).toHaveLength(12);
     expect(res.tokens_used).toBeLessThan(res.token_budget / 2);
@@ -153,6 +163,22 @@ describe('runQuery', () => {
     expect(whole.truncated_by === null || whole.truncated_by === 'places').toBe(true);
     const tight = runCg(['query', 'quote the parcel rate', '--budget', '150'], repo);
     expect(tight.stdout).toContain('more did not fit: raise --budget');
+  });
+
+  it('lists further ranked files after the places while the budget allows', async () => {
+    const repo = carrierRepo();
+    const res = runCg(['query', 'quote the parcel rate', '--json'], repo).json;
+    const placed = new Set(res.files.map((e: { path: string }) => e.path));
+    // The 20 files all match: 12 come as places, the other 8 as paths, none twice.
+    expect(placed.size).toBe(12);
+    expect(res.more_files).toHaveLength(8);
+    expect(res.more_files.every((p: string) => !placed.has(p) && p.startsWith('shipping/carrier_'))).toBe(true);
+    expect(res.tokens_used).toBeLessThanOrEqual(res.token_budget);
+    expect(runCg(['query', 'quote the parcel rate'], repo).stdout).toContain(`more files, best first: ${res.more_files[0]}`);
+    // A budget the places fill leaves no room for more paths, and the answer stays within it.
+    const tight = runCg(['query', 'quote the parcel rate', '--json', '--budget', '300'], repo).json;
+    expect(tight.tokens_used).toBeLessThanOrEqual(300);
+    expect(tight.more_files.length).toBeLessThan(8);
   });
 
   it('follows calls and tests from the best match, and not at depth 0', async () => {
@@ -180,10 +206,22 @@ describe('runQuery', () => {
     expect(res.files[0].path).toBe('shop/models.py');
   });
 
+  it('never keeps a lower-ranked place while a better one is left out: a smaller budget keeps a prefix', async () => {
+    const { db, root } = fixtureDb('python');
+    const text = 'apply a discount to the product price and save it';
+    const whole = await runQuery(db, root, { text, snippets: true, budget: 200_000 });
+    for (const budget of [150, 300, 600, 1200]) {
+      const res = await runQuery(db, root, { text, snippets: true, budget });
+      expect(res.tokens_used).toBeLessThanOrEqual(budget);
+      expect(res.files.map((e) => `${e.path}:${e.line_range[0]}`)).toEqual(whole.files.slice(0, res.files.length).map((e) => `${e.path}:${e.line_range[0]}`));
+      if (res.files.length < whole.files.length) expect(res.truncated_by).toBe('budget');
+    }
+  });
+
   it('rejects bad input with usage errors that say what to do', async () => {
     const { db, root } = fixtureDb('python');
     const bad = [{ text: '   ' }, { text: 'x'.repeat(20_001) }, { text: 'price', budget: 99 }, { text: 'price', budget: 200_001 },
-      { text: 'price', budget: 1.5 }, { text: 'price', depth: 4 }, { text: 'price', depth: -1 }];
+      { text: 'price', budget: 1.5 }, { text: 'price', depth: 5 }, { text: 'price', depth: -1 }];
     for (const input of bad) {
       const err = await runQuery(db, root, input).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CgError);
@@ -202,18 +240,18 @@ describe('runQuery', () => {
     expect(res.stale_references).toEqual([{ path: 'shop/gone.py', line: 7 }]);
   });
 
-  it('never hands out an excerpt that has come to look like a credential since it was indexed', async () => {
+  it('redacts a credential that has come into a file since it was indexed, in excerpts and bundles', async () => {
     const repo = makeRepo({ 'app/config.py': 'def load_settings():\n    return {"region": "eu"}\n' });
     const { buildIndex } = await import('../src/indexer/build.js');
     const { openReader } = await import('../src/store/db.js');
     await buildIndex(repo);
-    const key = ['AKIA', 'Z7QH2KXW', '4LMN9PRT'].join('');
+    const key = ['AKIA', 'Z7QH2KXW', '4LMN6PRT'].join('');
     fs.writeFileSync(path.join(repo, 'app/config.py'), `def load_settings():\n    return {"aws_access_key_id": "${key}"}\n`);
     const db = openReader(repo);
     try {
       const res = await runQuery(db, repo, { text: 'load settings', snippets: true });
       expect(res.files[0].symbol).toBe('load_settings');
-      expect(res.files[0].excerpt).toBeNull();
+      expect(res.files[0].excerpt).toContain('"aws_access_key_id": "[REDACTED:aws-access-token]"');
       expect(JSON.stringify(res)).not.toContain(key);
       const bundle = await buildContext(db, repo, { text: 'load settings' });
       expect(JSON.stringify(bundle)).not.toContain(key);

@@ -973,4 +973,14 @@ describe('the generic fallback\'s extensions', () => {
   it('are the registry\'s', () => {
     expect([...GENERIC_EXTENSIONS].sort()).toEqual([...new Set(LANGUAGES.flatMap((l) => l.extensions))].sort());
   });
+
+  it('find locations in the languages added later, `+` in an extension included', () => {
+    const files = new Set(['src/shop.c++', 'lib/shop/cart.rb', 'lib/Cart.kt']);
+    const text = 'crash at src/shop.c++:12\nfrom lib/shop/cart.rb:7:in `total\'\nsee lib/Cart.kt:3 for more';
+    expect(brief(parseSignals(text, { root: '/home/dev/shop', files }))).toEqual([
+      'src/shop.c++:12 - log generic repo d0',
+      'lib/shop/cart.rb:7 - log generic repo d0',
+      'lib/Cart.kt:3 - log generic repo d0',
+    ]);
+  });
 });

@@ -3,8 +3,8 @@
 // Usage: node eval/tools/print-tree.mjs path/to/file.ext [--language id]
 import fs from 'node:fs';
 import { Parser, Language } from 'web-tree-sitter';
-import { createRequire } from 'node:module';
 import { languageForFile, languageById } from '../../dist/lang/registry.js';
+import { grammarPath } from '../../dist/lang/loader.js';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
@@ -19,8 +19,7 @@ if (!spec) {
   process.exit(2);
 }
 await Parser.init();
-const require = createRequire(import.meta.url);
-const lang = await Language.load(require.resolve(`@repomix/tree-sitter-wasms/out/${spec.grammar}`));
+const lang = await Language.load(grammarPath(spec));
 const parser = new Parser();
 parser.setLanguage(lang);
 const tree = parser.parse(fs.readFileSync(file, 'utf8'));

@@ -24,6 +24,8 @@ export interface Config {
     enabled: boolean;
     /** Repo-relative path of the allowlist that accepts reported false positives. */
     allowlistFile: string;
+    /** `redact`: a credential's span is replaced and the file indexed; `exclude`: the whole file is left out. */
+    mode: SecretsMode;
   };
   embeddings: EmbeddingsConfig;
   retrieval: {
@@ -40,7 +42,10 @@ export interface Config {
   };
 }
 
-export const RANKING_PRESETS = ['hybrid', 'lexical', 'prd', 'spec004', 'rrf'] as const;
+export const SECRETS_MODES = ['redact', 'exclude'] as const;
+export type SecretsMode = (typeof SECRETS_MODES)[number];
+
+export const RANKING_PRESETS = ['hybrid', 'lexical', 'prd', 'spec004', 'rrf', 'learned'] as const;
 export type RankingPreset = (typeof RANKING_PRESETS)[number];
 
 export const VECTOR_QUANTIZATIONS = ['i8', 'f16', 'f32'] as const;
@@ -79,7 +84,7 @@ export const DEFAULT_CONFIG: Config = {
   ],
   workers: 0,
   hooks: { autoApply: true },
-  secrets: { enabled: true, allowlistFile: '.cgsecrets' },
+  secrets: { enabled: true, allowlistFile: '.cgsecrets', mode: 'redact' },
   embeddings: { enabled: true, model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
   retrieval: { preset: 'hybrid' },
   warnings: { lowConfidence: 0.7 },
@@ -155,6 +160,12 @@ function mergeConfig(raw: unknown, file: string): Config {
     if (s.allowlistFile !== undefined) {
       if (typeof s.allowlistFile !== 'string' || !s.allowlistFile) throw bad('secrets.allowlistFile', 'a path');
       cfg.secrets.allowlistFile = s.allowlistFile;
+    }
+    if (s.mode !== undefined) {
+      if (typeof s.mode !== 'string' || !(SECRETS_MODES as readonly string[]).includes(s.mode)) {
+        throw bad('secrets.mode', `one of ${SECRETS_MODES.map((x) => `"${x}"`).join(', ')}`);
+      }
+      cfg.secrets.mode = s.mode as SecretsMode;
     }
   }
   if (r.embeddings !== undefined) cfg.embeddings = mergeEmbeddings(r.embeddings, cfg.embeddings, bad);

@@ -425,7 +425,7 @@ class FileExtractor {
         kind,
         parent,
         startLine: d.node.startPosition.row + 1,
-        endLine: d.node.endPosition.row + 1,
+        endLine: bodyEnd(d).row + 1,
         signature: this.signature(d),
         doc: d.doc ? firstSentence(d.doc.text) : comments ? firstSentence(comments) : null,
         params: this.params(d),
@@ -438,14 +438,14 @@ class FileExtractor {
         isTest: false,
         inError: this.inError(d.name!),
       });
-      this.ranges.push({ start: d.node.startIndex, end: d.node.endIndex });
+      this.ranges.push({ start: d.node.startIndex, end: bodyEnd(d).index });
       this.rangeParent.push(rangeParent);
       this.symbolOfDef.set(d.node.id, idx);
       this.symbolOfName.set(d.name!.id, idx);
       // Members of an object constant (JavaScript `const api = { get() {} }`) see a `constant` parent.
       const container = CONTAINER_KINDS.has(kind) || kind === 'module' || kind === 'constant' ? kind
         : kind === 'method' ? 'method' : 'function';
-      stack.push({ end: d.node.endIndex, sym: idx, qn: qualifiedName, kind: container, typeName: null });
+      stack.push({ end: bodyEnd(d).index, sym: idx, qn: qualifiedName, kind: container, typeName: null });
     }
 
     // Methods in impl blocks, extensions and Go receivers belong to the type when this file defines it.
@@ -465,7 +465,7 @@ class FileExtractor {
       const parent = s.parent > 0 ? this.symbols[s.parent] : null;
       s.isTest = this.spec.isTestSymbol({
         name: s.name, kind: s.kind, annotations: s.annotations, parentName: parent ? parent.name : null,
-        inTestFile: this.isTestFile,
+        inTestFile: this.isTestFile, signature: s.signature,
       });
     }
   }
@@ -554,7 +554,8 @@ class FileExtractor {
     for (const e of this.errors) if (e.start > d.name!.endIndex && e.start < end) end = e.start;
     let text = this.signatureSource(node, d.name!, end);
     if (!d.body) text = text.trimStart().split('\n')[0];
-    return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>'));
+    // Scala and Kotlin write `=` before an expression body: `def key: String = name`.
+    return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>').replace(/\s+=$/, ''));
   }
 
   /**
@@ -1077,6 +1078,15 @@ function fieldPosition(node: Node): number {
     earlier.push(parent.fieldNameForChild(i));
   }
   return field === null ? 0 : earlier.filter((f) => f === field).length;
+}
+
+/**
+ * Where a definition ends: its node, or the body captured with it when the body follows the node
+ * instead of lying inside it (Dart: a method's signature and its body are sibling nodes).
+ */
+function bodyEnd(d: DefMatch): { index: number; row: number } {
+  const last = d.body && d.body.endIndex > d.node.endIndex ? d.body : d.node;
+  return { index: last.endIndex, row: last.endPosition.row };
 }
 
 function byName(captures: QueryCapture[]): Record<string, Node[]> {

@@ -5,7 +5,8 @@ export function collapse(text: string, max = 240): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-const COMMENT_OPEN = /^\s*(\/\*\*?!?|\/\/[\/!]?|#+!?|--)\s?/;
+// `--`, Lua's `---` (LDoc) and Haskell's `-- |` (Haddock) too.
+const COMMENT_OPEN = /^\s*(\/\*\*?!?|\/\/[\/!]?|#+!?|--+(\s?\|)?)\s?/;
 const DOCSTRING_QUOTES = /^[rRuUbBfF]*("""|'''|"|')([\s\S]*?)\1?$/;
 
 /** Strips comment markers or docstring quotes, keeping the words. */
@@ -40,12 +41,23 @@ export function firstSentence(raw: string, max = 200): string | null {
       continue;
     }
     if (/^[@:]\w/.test(t) || /^(Args|Arguments|Parameters|Returns|Raises|Example|Examples):?$/.test(t)) break;
-    para.push(t);
+    // C# XML doc comments: the summary's words, up to the first `<param>`, `<returns>`… element.
+    if (/^<(param|typeparam|returns|exception|example|remarks|value|seealso)\b/.test(t) && para.length) break;
+    para.push(xmlDocText(t));
   }
   if (!para.length) return null;
   const text = inlineTags(para.join(' '));
   const m = /^(.+?[.!?])(\s|$)/.exec(text);
   return collapse(m ? m[1] : text, max);
+}
+
+/** `<summary>`, `<para>` and `<c>` tags dropped, `<see cref="T.M"/>` as `T.M`: C# XML doc comments as words. */
+function xmlDocText(line: string): string {
+  if (!line.includes('<')) return line;
+  return line
+    .replace(/<(see|seealso|paramref|typeparamref)\s+(cref|name|langword)="([^"]*)"\s*\/>/g, '$3')
+    .replace(/<\/?(summary|remarks|para|c|code|b|i|returns|value)>/g, '')
+    .trim();
 }
 
 /** Javadoc/JSDoc inline tags as plain words: `{@code x}` -> `x`, `{@link Foo#bar label}` -> `label`. */

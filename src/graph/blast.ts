@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
 import type { SymbolInfo } from '../store/queries.js';
-import { dependents, pathTo, type Reach, type Relation } from './impact.js';
+import { DEPENDENT_RELATIONS, dependents, pathTo, rankDependents, type Reach, type Relation } from './impact.js';
 import { changeTargets, type ChangeInput, type ChangedSymbol } from './targets.js';
 import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
 
 /** A symbol as the impact answers show it: enough to open it, not its whole record. */
 export interface SymbolRef {
+  id: number;
   symbol: string;
   kind: string;
   file: string;
@@ -41,10 +42,30 @@ export interface TestsForResult {
 }
 
 export const DEFAULT_IMPACT_DEPTH = 3;
+
+/**
+ * What kind of change the blast radius is for (Bombe §5 change_type), and so which dependents it can
+ * break: a signature change breaks the call sites, the methods that override it and the registrations
+ * that call it back (every direct one must change; their callers only if those change in turn); a
+ * behaviour change reaches the callers (hooks fired and dynamic dispatch included), registrations, the
+ * code that reads or writes what changed, and the tests that reach them; a deletion breaks every
+ * reference, imports, subtypes and overrides included. `any` follows every relation and
+ * counts an import of the symbol's class or module as reaching it (`cg impact`, tests_for).
+ */
+export const CHANGE_TYPES = ['signature', 'behavior', 'delete', 'any'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+const CHANGE_WALK: Record<ChangeType, { relations: readonly Relation[]; containerImports: boolean }> = {
+  // Overrides must keep the signature they override; a registration calls the callback with one.
+  signature: { relations: ['calls', 'overrides', 'registers'], containerImports: false },
+  behavior: { relations: ['calls', 'registers', 'reads', 'writes', 'tests'], containerImports: false },
+  delete: { relations: DEPENDENT_RELATIONS, containerImports: false },
+  any: { relations: DEPENDENT_RELATIONS, containerImports: true },
+};
 export const MAX_IMPACT_DEPTH = 6;
 
 function ref(s: SymbolInfo): SymbolRef {
-  return { symbol: s.qualifiedName, kind: s.kind, file: s.file, startLine: s.startLine, endLine: s.endLine };
+  return { id: s.id, symbol: s.qualifiedName, kind: s.kind, file: s.file, startLine: s.startLine, endLine: s.endLine };
 }
 
 function round(x: number): number {
@@ -115,6 +136,8 @@ export interface Dependent extends SymbolRef {
   line: number | null;
   confidence: number;
   isTest: boolean;
+  /** With the graph option: personalized PageRank from the change. */
+  graphScore?: number;
 }
 
 export interface BlastRadius {
@@ -133,24 +156,50 @@ export interface BlastRadius {
   affectedFiles: { file: string; dependents: number; nearest: number; isTest: boolean }[];
   tests: TestHit[];
   risk: { level: 'low' | 'medium' | 'high'; reasons: string[] };
+  changeType: ChangeType;
   depth: number;
   truncated: boolean;
   /** Uncertain dependents (counted) and partially parsed files in the answer (src/graph/warnings.ts). */
   warnings: string[];
+  /** With the graph option: the dependents and the edges that reached them (dependent → what it depends on). */
+  graph?: { nodes: { id: number; symbol: string; file: string; changed: boolean }[]; edges: { from: number; to: number; relation: Relation }[] };
 }
 
 /** Bombe §5: what a change to these symbols or files can break, how far, and which tests would notice. */
+export interface BlastOptions {
+  changeType?: ChangeType;
+  /**
+   * Rank the dependents by personalized PageRank from the change over the dependence edges among them
+   * (graphScore; transitive dependents sorted by it) and give that graph (nodes and edges) with the answer.
+   */
+  graph?: boolean;
+  /** Relations at or below this confidence are counted in a warning (config warnings.lowConfidence). */
+  lowConfidence?: number;
+}
+
 export function blastRadius(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string,
-  lowConfidence = DEFAULT_LOW_CONFIDENCE): BlastRadius {
+  opts: BlastOptions = {}): BlastRadius {
+  const changeType = opts.changeType ?? 'any';
   requireChanges(input);
   const { changed, unmatched } = changeTargets(db, input, checkPath);
   const seeds = new Map(changed.map((c) => [c.symbol.id, c.symbol]));
   const testFilesSet = testFilesOf(db);
-  const walk = dependents(db, [...seeds.values()], { depth, testFiles: testFilesSet });
+  const walk = dependents(db, [...seeds.values()], { depth, testFiles: testFilesSet, ...CHANGE_WALK[changeType] });
   const all: Dependent[] = [...walk.reached.values()].map((r) => ({
     ...ref(r.symbol), depth: r.depth, relation: r.relation, via: (seeds.get(r.via) ?? walk.reached.get(r.via)?.symbol)?.qualifiedName ?? '',
     line: r.line, confidence: round(r.confidence), isTest: r.isTest,
   })).sort((a, b) => a.depth - b.depth || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine);
+  let graph: BlastRadius['graph'];
+  if (opts.graph) {
+    const scores = rankDependents(db, [...seeds.keys()], walk.reached);
+    for (const d of all) d.graphScore = Math.round((scores.get(d.id) ?? 0) * 1e6) / 1e6;
+    all.sort((a, b) => a.depth - b.depth || (b.graphScore ?? 0) - (a.graphScore ?? 0));
+    graph = {
+      nodes: [...[...seeds.values()].map((s) => ({ id: s.id, symbol: s.qualifiedName, file: s.file, changed: true })),
+        ...all.map((d) => ({ id: d.id, symbol: d.symbol, file: d.file, changed: false }))],
+      edges: all.map((d) => ({ from: d.id, to: walk.reached.get(d.id)!.via, relation: d.relation })),
+    };
+  }
   const direct = all.filter((d) => d.depth === 1);
   const byDepth: Record<string, number> = {};
   for (const d of all) byDepth[d.depth] = (byDepth[d.depth] ?? 0) + 1;
@@ -176,9 +225,9 @@ export function blastRadius(db: Database.Database, input: ChangeInput, depth: nu
     transitive: all.filter((d) => d.depth > 1),
     byDepth, affectedFiles, tests,
     risk: risk(changed.map((c) => c.symbol), all, affectedFiles, tests),
-    depth, truncated: walk.truncated,
+    changeType, depth, truncated: walk.truncated, ...(graph ? { graph } : {}),
     warnings: answerWarnings(db, { confidences: all.map((d) => d.confidence), files: [...changed.map((c) => c.symbol.file), ...all.map((d) => d.file)] },
-      lowConfidence),
+      opts.lowConfidence ?? DEFAULT_LOW_CONFIDENCE),
   };
 }
 

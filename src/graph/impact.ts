@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { edgesFrom, edgesTo, symbolById, type SymbolInfo } from '../store/queries.js';
 import { firedBy } from './dispatch.js';
+import { RankGraph, type WeightedEdge } from './pagerank.js';
 
 /**
  * What depends on a set of symbols: a breadth-first walk against the direction of the edges (who
@@ -35,6 +36,10 @@ export interface DependentsOptions {
   limit?: number;
   /** Paths of test files: their module-level code (describe/it suites) counts as a test. */
   testFiles: Set<string>;
+  /** The relations to follow (default: all of DEPENDENT_RELATIONS). */
+  relations?: readonly Relation[];
+  /** Whether an import of a symbol's class or module reaches the symbol too (default true). */
+  containerImports?: boolean;
 }
 
 export interface Dependents {
@@ -58,7 +63,7 @@ export function dependents(db: Database.Database, seeds: SymbolInfo[], opts: Dep
   for (let depth = 1; depth <= opts.depth && frontier.length; depth++) {
     const next: typeof frontier = [];
     for (const { sym, confidence } of frontier) {
-      for (const hop of incoming(db, sym, get)) {
+      for (const hop of incoming(db, sym, get, opts.relations ?? DEPENDENT_RELATIONS, opts.containerImports ?? true)) {
         if (seedIds.has(hop.src)) continue;
         const src = get(hop.src);
         if (!src) continue;
@@ -91,20 +96,25 @@ const DISPATCH_WEIGHT = 0.6;
 /**
  * Edges into a symbol. Imports name a file's module or a top-level definition, so a method is also
  * reached by whoever imports its class or its module (at the import's confidence, scaled down: an
- * import of the module is weaker evidence than a call).
+ * import of the module is weaker evidence than a call). Following calls also follows the code that
+ * fires a hook or event the symbol is registered under, and the callers of the method it overrides.
  */
-function incoming(db: Database.Database, sym: SymbolInfo, get: (id: number) => SymbolInfo | null):
-  { src: number; kind: Relation; line: number | null; confidence: number }[] {
-  const out = edgesTo(db, sym.id, [...DEPENDENT_RELATIONS]).map((e) => ({ src: e.src, kind: e.kind as Relation, line: e.line,
+function incoming(db: Database.Database, sym: SymbolInfo, get: (id: number) => SymbolInfo | null, relations: readonly Relation[],
+  containerImports: boolean): { src: number; kind: Relation; line: number | null; confidence: number }[] {
+  const out = edgesTo(db, sym.id, [...relations]).map((e) => ({ src: e.src, kind: e.kind as Relation, line: e.line,
     confidence: e.kind === 'imports' ? e.confidence * IMPORT_WEIGHT : e.confidence }));
-  for (let p = sym.parentId === null ? null : get(sym.parentId); p; p = p.parentId === null ? null : get(p.parentId)) {
-    const weight = IMPORT_WEIGHT * (p.kind === 'module' ? 0.5 : 0.8);
-    for (const e of edgesTo(db, p.id, ['imports'])) out.push({ src: e.src, kind: 'imports', line: e.line, confidence: e.confidence * weight });
+  if (containerImports && relations.includes('imports')) {
+    for (let p = sym.parentId === null ? null : get(sym.parentId); p; p = p.parentId === null ? null : get(p.parentId)) {
+      const weight = IMPORT_WEIGHT * (p.kind === 'module' ? 0.5 : 0.8);
+      for (const e of edgesTo(db, p.id, ['imports'])) out.push({ src: e.src, kind: 'imports', line: e.line, confidence: e.confidence * weight });
+    }
   }
+  if (!relations.includes('calls')) return out;
   for (const f of firedBy(db, sym.id)) out.push({ src: f.id, kind: 'fires', line: f.line, confidence: f.confidence });
+  const dispatched = relations.filter((r) => r === 'calls' || r === 'tests');
   for (const o of edgesFrom(db, sym.id, ['overrides'])) {
     if (o.dst === null) continue;
-    for (const e of edgesTo(db, o.dst, ['calls', 'tests'])) {
+    for (const e of edgesTo(db, o.dst, dispatched)) {
       out.push({ src: e.src, kind: e.kind === 'tests' ? 'tests' : 'calls-overridden', line: e.line,
         confidence: e.confidence * o.confidence * DISPATCH_WEIGHT });
     }
@@ -126,4 +136,21 @@ export function pathTo(reached: Map<number, Reach>, id: number, seeds: Map<numbe
     if (steps.length > 64) break;
   }
   return steps;
+}
+
+/**
+ * The reached symbols ranked by personalized PageRank from the changed ones over the dependence edges
+ * among them (CodeMem's impact with use_graph): a dependent many paths lead to ranks above one at the
+ * end of a single chain at the same depth. Highest first.
+ */
+export function rankDependents(db: Database.Database, seeds: number[], reached: Map<number, Reach>): Map<number, number> {
+  const nodes = new Set([...seeds, ...reached.keys()]);
+  const edges: WeightedEdge[] = [];
+  for (const id of nodes) {
+    for (const e of edgesTo(db, id, [...DEPENDENT_RELATIONS])) {
+      // From what changes to what depends on it: rank flows outwards from the seeds.
+      if (nodes.has(e.src)) edges.push({ src: id, dst: e.src, weight: e.confidence });
+    }
+  }
+  return new RankGraph(nodes, edges).personalized(new Map(seeds.map((s) => [s, 1])));
 }

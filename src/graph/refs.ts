@@ -53,6 +53,10 @@ export interface RefsOptions {
   hierarchy?: boolean;
   /** Warn about relations of this confidence or less (default 0.7). */
   lowConfidence?: number;
+  /** Only the implementors and subclasses (Bombe's direction "implementors"). */
+  subtypes?: boolean;
+  /** Only the types it extends or implements (Bombe's direction "supers"). */
+  supertypes?: boolean;
 }
 
 /** Exactly one symbol for a user's reference, or an error that lists the candidates. */
@@ -90,13 +94,15 @@ export function symbolReferences(db: Database.Database, ref: string, opts: RefsO
   ];
   if (opts.callers) result.callers = entries(db, traverse(target.id, callers, opts.depth), target);
   if (opts.callees) result.callees = entries(db, traverse(target.id, callees, opts.depth), target);
-  if (opts.hierarchy) {
-    // Types extend and implement types; methods override methods: one walk serves both.
-    const kinds = ['extends', 'implements', 'overrides'];
+  // Types extend and implement types; methods override methods: one walk serves both.
+  const kinds = ['extends', 'implements', 'overrides'];
+  if (opts.hierarchy || opts.subtypes) {
     const subs = (id: number): Hop[] => edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind }));
+    result.subtypes = entries(db, traverse(target.id, subs, opts.depth), target);
+  }
+  if (opts.hierarchy || opts.supertypes) {
     const supers = (id: number): Hop[] => edgesFrom(db, id, kinds)
       .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind }));
-    result.subtypes = entries(db, traverse(target.id, subs, opts.depth), target);
     result.supertypes = entries(db, traverse(target.id, supers, opts.depth), target);
   }
   const access = (kind: string, incoming: boolean) => dataAccess(db, target, kind, incoming);
@@ -154,4 +160,28 @@ function entries(db: Database.Database, reached: ReturnType<typeof traverse>, ta
   for (const e of out) e.via = names.get(viaOf.get(e.id)!) ?? '';
   return out.sort((a, b) => a.depth - b.depth || b.confidence - a.confidence || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)
     || (a.line ?? 0) - (b.line ?? 0));
+}
+
+/** A place that refers to a symbol (CodeMem's references): the referring symbol, the line, and how it refers. */
+export interface Reference {
+  from: SymbolInfo;
+  line: number | null;
+  /** calls, imports, or extends (extends and implements both). */
+  kind: 'calls' | 'imports' | 'extends';
+  confidence: number;
+}
+
+const REFERENCE_KINDS: Record<Reference['kind'], string[]> = { calls: ['calls'], imports: ['imports'], extends: ['extends', 'implements'] };
+
+/** Every direct reference to a symbol of the given kinds: calls first, then imports, then subtypes; each in file and line order. */
+export function referencesTo(db: Database.Database, id: number, kinds: Reference['kind'][]): Reference[] {
+  const out: Reference[] = [];
+  for (const kind of kinds) {
+    const found = edgesTo(db, id, REFERENCE_KINDS[kind]).flatMap((e) => {
+      const from = symbolById(db, e.src);
+      return from ? [{ from, line: e.line, kind, confidence: Math.round(e.confidence * 1000) / 1000 }] : [];
+    });
+    out.push(...found.sort((a, b) => a.from.file.localeCompare(b.from.file) || (a.line ?? 0) - (b.line ?? 0)));
+  }
+  return out;
 }

@@ -13,7 +13,11 @@ export interface RepoMapFile {
   language: string;
   loc: number;
   rank: number;
-  symbols: { symbol: string; kind: string; line: number; signature: string }[];
+  symbols: { symbol: string; kind: string; line: number; signature: string; name: string; depth: number;
+    /** With `ranks`: 1 for the most central definition of the map's scope (PageRank over calls and imports). */
+    rank?: number }[];
+  /** With `ranks`: definitions of the file not shown, by kind. */
+  hidden?: Record<string, number>;
 }
 
 export interface RepoMap {
@@ -33,8 +37,8 @@ export interface RepoMap {
 export const SYMBOLS_PER_FILE = 12;
 const SIGNATURE_CHARS = 160;
 
-export async function repoMap(db: Database.Database, opts: { folder: string | null; budget: number; symbolsPerFile?: number; links?: boolean }):
-  Promise<RepoMap> {
+export async function repoMap(db: Database.Database, opts: { folder: string | null; budget: number; symbolsPerFile?: number; links?: boolean;
+  ranks?: boolean }): Promise<RepoMap> {
   const per = opts.symbolsPerFile ?? SYMBOLS_PER_FILE;
   const folder = opts.folder ? opts.folder.replace(/\/+$/, '') : null;
   const like = folder ? `${folder.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` : '%';
@@ -46,15 +50,17 @@ export async function repoMap(db: Database.Database, opts: { folder: string | nu
   let used = 0;
   let truncated = false;
   const top = rows[0]?.[4] || 1;
+  const rankOf = opts.ranks ? symbolRanks(db, like) : null;
   for (const [id, path, language, loc, rank] of rows) {
     const syms = symbolsWhere(db, "s.file_id = ? AND s.kind != 'module'", [id, per], 'ORDER BY s.pagerank DESC, s.start_line LIMIT ?')
       .sort((a, b) => a.startLine - b.startLine);
     const entry: RepoMapFile = {
       path, language, loc, rank: Math.round((rank / top) * 1000) / 1000,
-      symbols: syms.map((s) => ({ symbol: s.qualifiedName, kind: s.kind, line: s.startLine, signature: oneLine(s.signature) || `${s.kind} ${s.name}` })),
+      symbols: syms.map((s) => ({ symbol: s.qualifiedName, kind: s.kind, line: s.startLine, signature: oneLine(s.signature) || `${s.kind} ${s.name}`,
+        name: s.name, depth: s.qualifiedName.split('.').length - 1, ...(rankOf ? { rank: rankOf.get(s.id) } : {}) })),
     };
-    const depthOf = (q: string) => q.split('.').length - 1;
-    const block = [`${path} (${language}, ${loc} lines)`, ...entry.symbols.map((s) => `  ${String(s.line).padStart(5)} ${'  '.repeat(depthOf(s.symbol))}${s.signature}`)].join('\n');
+    if (rankOf) entry.hidden = hiddenKinds(db, id, new Set(syms.map((s) => s.id)));
+    const block = [`${path} (${language}, ${loc} lines)`, ...entry.symbols.map((s) => `  ${String(s.line).padStart(5)} ${'  '.repeat(s.depth)}${s.signature}`)].join('\n');
     const tokens = count(block) + 1;
     if (used + tokens > opts.budget) {
       truncated = true;
@@ -74,6 +80,21 @@ export async function repoMap(db: Database.Database, opts: { folder: string | nu
     out.links = fileGraph(db).edges.filter((e) => shown.has(e.src) && shown.has(e.dst))
       .map((e) => ({ from: shown.get(e.src)!, to: shown.get(e.dst)!, weight: Math.round(e.weight * 100) / 100 }))
       .sort((a, b) => b.weight - a.weight);
+  }
+  return out;
+}
+
+/** 1-based rank of every definition under the scope by PageRank (ties by position). */
+function symbolRanks(db: Database.Database, like: string): Map<number, number> {
+  const ids = db.prepare(`SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind != 'module' AND f.path LIKE ? ESCAPE '\\'
+    ORDER BY s.pagerank DESC, f.path, s.start_line`).pluck().all(like) as number[];
+  return new Map(ids.map((id, i) => [id, i + 1]));
+}
+
+function hiddenKinds(db: Database.Database, fileId: number, shown: Set<number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [id, kind] of db.prepare("SELECT id, kind FROM symbols WHERE file_id = ? AND kind != 'module'").raw().all(fileId) as [number, string][]) {
+    if (!shown.has(id)) out[kind] = (out[kind] ?? 0) + 1;
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { resolveAll } from '../resolve/resolver.js';
 import type { CallStats, ImportStats } from '../resolve/types.js';
 import { callStats, importStats } from '../store/stats.js';
 import { Allowlist } from '../secrets/allowlist.js';
+import { readScrubbed } from '../secrets/read.js';
 import { createBuild, currentDbPath, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
 import { fileHistory } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
@@ -216,6 +217,7 @@ export function processOptions(root: string, config: Config): ProcessOptions {
     root,
     maxFileBytes: config.maxFileBytes,
     secretsEnabled: config.secrets.enabled,
+    secretsMode: config.secrets.mode,
     allowlist: Allowlist.load(root, config.secrets.allowlistFile).data,
   };
 }
@@ -242,14 +244,9 @@ export function repoView(root: string, files: Set<string>): RepoView {
     readText(rel: string) {
       const abs = path.resolve(root, rel);
       if (!abs.startsWith(root + path.sep) || abs.includes(`${path.sep}${CG_DIR}${path.sep}`)) return null;
-      try {
-        // Resolvers probe many paths that do not exist (a package.json in every source directory): a
-        // stat that does not throw for those answers several times faster than a failed read.
-        if (!fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) return null;
-        return fs.readFileSync(abs, 'utf8');
-      } catch {
-        return null;
-      }
+      // Through the redacting reader, which stats before it reads (resolvers probe many paths that do not
+      // exist): a token in a package.json or Cargo.toml never reaches the index.
+      return readScrubbed(root, rel);
     },
   };
 }

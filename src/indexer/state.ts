@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { readLog } from '../changes/log.js';
+import { ruleSet } from '../secrets/rules.js';
 import { workingTreeState, type HeadState } from '../repo/git.js';
 
 /**
@@ -29,8 +30,9 @@ export function captureState(root: string, config: Config, logFrom: number): Rep
 }
 
 /**
- * The configuration that decides what is indexed, and the allowlist: a change to either can change
- * every file's outcome. Thread counts and hook settings do not, so changing them rebuilds nothing.
+ * The configuration that decides what is indexed, the allowlist and the secret rule set: a change to
+ * any can change every file's outcome. Thread counts and hook settings do not, so changing them
+ * rebuilds nothing.
  */
 export function configHash(root: string, config: Config): string {
   let allow = '';
@@ -41,7 +43,7 @@ export function configHash(root: string, config: Config): string {
   }
   const { maxFileBytes, exclude, vendorDirs, secrets, externals } = config;
   return createHash('sha256').update(JSON.stringify({ maxFileBytes, exclude, vendorDirs, secrets, externals })).update('\0').update(allow)
-    .digest('hex').slice(0, 16);
+    .update('\0').update(secrets.enabled ? ruleSet().digest : '').digest('hex').slice(0, 16);
 }
 
 export function stateMeta(state: RepoState): Record<string, string | number> {

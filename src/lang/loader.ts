@@ -40,6 +40,11 @@ function folderSource(spec: LanguageSpec, queryDir: string): string {
   return names.map((n) => `; ---- ${queryDir}/${n}\n${fs.readFileSync(path.join(dir, n), 'utf8')}`).join('\n');
 }
 
+/** The grammar's `.wasm` file on disk, resolved from the npm package that ships it. */
+export function grammarPath(spec: LanguageSpec): string {
+  return require.resolve(`${spec.grammarPackage ?? '@repomix/tree-sitter-wasms'}/out/${spec.grammar}`);
+}
+
 export function loadLanguage(spec: LanguageSpec): Promise<LoadedLanguage> {
   let p = cache.get(spec.id);
   if (!p) {
@@ -52,8 +57,7 @@ export function loadLanguage(spec: LanguageSpec): Promise<LoadedLanguage> {
 async function load(spec: LanguageSpec): Promise<LoadedLanguage> {
   initDone ??= Parser.init();
   await initDone;
-  const wasm = require.resolve(`@repomix/tree-sitter-wasms/out/${spec.grammar}`);
-  const language = await Language.load(wasm);
+  const language = await Language.load(grammarPath(spec));
   const parser = new Parser();
   parser.setLanguage(language);
   let query: Query;

@@ -36,3 +36,28 @@ export function sharedPrefix(a: string, b: string): number {
   while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
   return i;
 }
+
+/**
+ * Every path suffix of each kept file (`a/b/c`, `b/c`, `c`, as `parts` splits it and `sep` joins the
+ * parts again) -> the files that end so: includes, requires and module names resolve by suffix when
+ * the search path (an include folder, `lib/`, `src/`) is not known.
+ */
+export function suffixIndex(files: Iterable<string>, parts: (file: string) => string[] | null, sep: string): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const file of files) {
+    const p = parts(file);
+    if (!p) continue;
+    for (let i = 0; i < p.length; i++) {
+      const key = p.slice(i).join(sep);
+      const list = index.get(key);
+      if (list) list.push(file);
+      else index.set(key, [file]);
+    }
+  }
+  return index;
+}
+
+/** The candidate nearest to `fromPath`: the most leading folders shared, then the shortest path. */
+export function nearestTo(candidates: string[], fromPath: string): string {
+  return [...candidates].sort((a, b) => sharedPrefix(b, fromPath) - sharedPrefix(a, fromPath) || a.length - b.length)[0];
+}

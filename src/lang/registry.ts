@@ -8,9 +8,23 @@ import { java } from './java.js';
 import { javascript } from './javascript.js';
 import { tsx, typescript } from './typescript.js';
 import { swift } from './swift.js';
+import { c } from './c.js';
+import { cpp } from './cpp.js';
+import { csharp } from './csharp.js';
+import { ruby } from './ruby.js';
+import { dart } from './dart.js';
+import { kotlin } from './kotlin.js';
+import { scala } from './scala.js';
+import { lua } from './lua.js';
+import { elixir } from './elixir.js';
+import { bash } from './bash.js';
+import { haskell } from './haskell.js';
 
 /** Every supported language. Adding one = an entry here + `src/lang/<id>.ts` + `queries/<id>/`. */
-export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript, go, java, php, swift, rust];
+export const LANGUAGES: readonly LanguageSpec[] = [
+  python, typescript, tsx, javascript, go, java, php, swift, rust,
+  c, cpp, csharp, ruby, dart, kotlin, scala, lua, elixir, bash, haskell,
+];
 
 const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
 const byExt = new Map<string, LanguageSpec>();

@@ -50,6 +50,8 @@ export interface TestSymbolInput {
   annotations: string[];
   parentName: string | null;
   inTestFile: boolean;
+  /** The definition's signature: a test macro shows there (C++ `TEST(Suite, Name)`, named `Name`). */
+  signature?: string;
 }
 
 /** A read-only view of the repository for import resolution. */
@@ -101,8 +103,13 @@ export interface LanguageSpec {
   id: string;
   displayName: string;
   extensions: string[];
-  /** File name inside @repomix/tree-sitter-wasms/out. */
+  /** The grammar's `.wasm` file name inside `<grammarPackage>/out/`. */
   grammar: string;
+  /**
+   * The npm package whose `out/` folder holds the grammar: `@repomix/tree-sitter-wasms` when absent,
+   * `@cursorless/tree-sitter-wasms` for the grammars the first does not ship (Kotlin, Scala, Lua…).
+   */
+  grammarPackage?: string;
   /** Folder(s) under queries/; several when languages share patterns (JavaScript and TypeScript). */
   queryDir: string | string[];
   /** Node types that hold comments (doc comments are the comments right above a definition). */

@@ -17,15 +17,17 @@ export interface ClientConfig {
   command: string | null;
 }
 
-export function serveCommand(root: string): { command: string; args: string[] } {
+/** `toolsets`: the `cg serve --toolsets` list; the default set is left implicit. */
+export function serveCommand(root: string, toolsets: readonly string[] = []): { command: string; args: string[] } {
   const cgJs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cg.js');
-  return { command: process.execPath, args: [cgJs, 'serve', root] };
+  const sets = toolsets.length && toolsets.join(',') !== 'default' ? ['--toolsets', toolsets.join(',')] : [];
+  return { command: process.execPath, args: [cgJs, 'serve', root, ...sets] };
 }
 
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-export function clientConfig(client: Client, root: string): ClientConfig {
-  const { command, args } = serveCommand(root);
+export function clientConfig(client: Client, root: string, toolsets: readonly string[] = []): ClientConfig {
+  const { command, args } = serveCommand(root, toolsets);
   const server = { command, args };
   switch (client) {
     case 'claude':

@@ -1,17 +1,27 @@
 import { findRoot } from '../repo/root.js';
 import { reportError } from '../cli/output.js';
+import { parseToolsets } from './registry.js';
 import { serveStdio } from './server.js';
 
 /**
- * `cg serve [PATH] [--no-warm]` without loading the rest of the CLI (commander, the indexer, the
- * watcher): an agent's client starts the server often, and start-up is the time it waits. Any other
- * form (--help, unknown flags) returns false and goes through the full CLI, which says what is wrong.
+ * `cg serve [PATH] [--no-warm] [--no-auto-index] [--toolsets LIST]` without loading the rest of the CLI
+ * (commander, the watcher): an agent's client starts the server often, and start-up is the time it
+ * waits. Any other form (--help, unknown flags, --idle-release) returns false and goes through the full
+ * CLI, which says what is wrong.
  */
 export async function fastServe(args: string[]): Promise<boolean> {
-  const rest = args.filter((a) => a !== '--no-warm');
+  const rest: string[] = [];
+  let toolsets: string[] | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--no-warm' || a === '--no-auto-index') continue;
+    if (a === '--toolsets' && i + 1 < args.length) toolsets = parseToolsets(args[++i]);
+    else if (a.startsWith('--toolsets=')) toolsets = parseToolsets(a.slice('--toolsets='.length));
+    else rest.push(a);
+  }
   if (rest.length > 1 || rest.some((a) => a.startsWith('-'))) return false;
   try {
-    await serveStdio(findRoot(rest[0] ?? process.cwd()), { warm: !args.includes('--no-warm') });
+    await serveStdio(findRoot(rest[0] ?? process.cwd()), { warm: !args.includes('--no-warm'), autoIndex: !args.includes('--no-auto-index'), toolsets });
   } catch (err) {
     process.exitCode = reportError(err, false);
   }

@@ -3,9 +3,11 @@ import { CgError, errorMessage, type ErrorCode } from '../errors.js';
 /**
  * The error codes an agent sees (PRD §6/§9), each with a fallback it can take at once. They are
  * returned as tool results with isError set, never as crashes: the agent reads them and moves on.
+ * Every tool answers them in the PRD §6 error shape (errorBody).
  */
 export type ToolErrorCode =
   | 'index_unavailable'
+  | 'indexing'
   | 'index_stale'
   | 'index_corrupt'
   | 'empty_results'
@@ -39,6 +41,7 @@ const CODES: Record<ErrorCode, ToolErrorCode> = {
 
 const FALLBACK: Record<ToolErrorCode, string> = {
   index_unavailable: 'Use grep and read_file for now; the index answers again once it is built (`cg index` in the repository, no server restart needed).',
+  indexing: 'Use grep and read_file for now and ask again in a little while: the server answers as soon as the index is ready.',
   index_stale: 'Use read_file for the current content; `cg update` brings the index up to date.',
   index_corrupt: 'Use grep and read_file for now; `cg index --full` rebuilds the index (no server restart needed).',
   empty_results: 'Try other words (names of functions, classes or files), or grep for a literal string.',
@@ -59,4 +62,10 @@ export function toolError(err: unknown): ToolError {
 
 export function makeError(code: ToolErrorCode, message: string, hint?: string, details?: unknown): ToolError {
   return { code, message, suggestion: [hint, FALLBACK[code]].filter(Boolean).join(' '), ...(details !== undefined ? { details } : {}) };
+}
+
+/** PRD §6's error response: {status: "error", error_type, message, fallback_suggestion, partial_results}. */
+export function errorBody(e: ToolError, partial: unknown[] = []): Record<string, unknown> {
+  return { status: 'error', error_type: e.code, message: e.message, fallback_suggestion: e.suggestion, partial_results: partial,
+    ...(e.details !== undefined ? { details: e.details } : {}) };
 }

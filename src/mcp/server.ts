@@ -1,19 +1,24 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CG_VERSION } from '../indexer/build.js';
 import { LiveIndex } from '../store/live.js';
-import type { Freshness } from '../store/freshness.js';
-import { makeError, toolError, type ToolError } from './errors.js';
+import { makeError, toolError } from './errors.js';
 import { DEFAULT_IDLE_RELEASE_SECONDS, IdleRelease, queryPathState } from './idle.js';
+import { describeState, IndexKeeper } from './keeper.js';
 import { LineGuard } from './line-guard.js';
-import { TOOLS, type ToolAnswer, type ToolDef } from './tools.js';
+import { DEFAULT_TOOLSETS, toolsFor, type ToolDecl } from './registry.js';
+import { failure, finish, staleAware, toResult } from './respond.js';
+import { checkArguments, closest } from './strict.js';
+import './tools/index.js';
 
 /**
- * `cg serve`: the tools over stdio. The low-level SDK server is used rather than McpServer so that
- * argument validation failures come back in the same structured form as every other error
- * (invalid_input with the fields at fault and a suggestion), not as the SDK's free-text message.
+ * `cg serve`: the tools of the chosen toolsets over stdio. The low-level SDK server is used rather
+ * than McpServer so that argument validation failures come back in the same structured form as every
+ * other error (invalid_input naming the argument at fault and the closest valid one), not as the SDK's
+ * free-text message.
  */
 export const INSTRUCTIONS = `cg indexes this repository's symbols, calls, imports, inheritance and tests.
 Start a task in words with codegraph_query (ranked places) or get_context (a reading bundle); name things with
@@ -25,52 +30,114 @@ values, grep is exact and faster.`;
 export interface ServerHandle {
   server: Server;
   live: LiveIndex;
+  keeper: IndexKeeper;
+  tools: ToolDecl[];
   /** Runs one tool call as the server does (for in-process use and tests). */
   call(name: string, args: unknown): Promise<CallToolResult>;
 }
 
-export function createServer(root: string, idle: IdleRelease | null = null): ServerHandle {
-  const live = new LiveIndex(root);
-  const byName = new Map(TOOLS.map((t) => [t.name, t]));
-  const server = new Server({ name: 'cg', title: 'CodeGrapher', version: CG_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const listed = TOOLS.map((t) => ({
+export interface ServerOptions {
+  idle?: IdleRelease | null;
+  toolsets?: readonly string[];
+  keeper?: IndexKeeper;
+}
+
+/** The tools/list entry of a tool: its JSON Schema with additionalProperties false (unknown arguments are refused). */
+export function listedTool(t: ToolDecl) {
+  return {
     name: t.name, title: t.title, description: t.description,
-    inputSchema: z.toJSONSchema(t.schema, { target: 'draft-7', io: 'input' }) as { type: 'object'; [k: string]: unknown },
+    inputSchema: z.toJSONSchema(t.schema.strict(), { target: 'draft-7', io: 'input' }) as { type: 'object'; [k: string]: unknown },
     annotations: { title: t.title, readOnlyHint: true, openWorldHint: false },
-  }));
+  };
+}
+
+export function createServer(root: string, opts: ServerOptions = {}): ServerHandle {
+  const live = new LiveIndex(root);
+  const idle = opts.idle ?? null;
+  const keeper = opts.keeper ?? new IndexKeeper(root, { autoIndex: false, log: () => undefined });
+  const tools = toolsFor(opts.toolsets ?? DEFAULT_TOOLSETS);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const server = new Server({ name: 'cg', title: 'CodeGrapher', version: CG_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const listed = tools.map(listedTool);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  const call = async (name: string, args: unknown) => {
+  const call = async (name: string, args: unknown, progress: (message: string) => void = () => undefined) => {
+    const tool = byName.get(name);
+    if (!tool) {
+      // MCP: an unknown tool is a protocol error, not a tool result.
+      const near = closest(String(name), [...byName.keys()]);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(name).slice(0, 100)}${near ? ` (did you mean ${near}?)` : ''}. `
+        + `This server's tools: ${[...byName.keys()].join(', ')}${tools.length < toolsFor(['all']).length ? '; more with `cg serve --toolsets all`' : ''}.`);
+    }
     try {
-      const result = await callTool(live, byName, name, args);
-      // The server's own memory belongs to the status answer; the tool itself only sees the index.
-      if (name === 'status' && !result.isError && result.structuredContent) {
-        const body = { ...result.structuredContent, server: queryPathState(idle) };
-        return { ...result, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
+      const result = await callTool(live, keeper, tool, args, progress);
+      // The server's own memory belongs to the detailed status answer; the tool itself only sees the index.
+      const detailed = result.structuredContent?.detailed;
+      if (tool.name === 'status' && !result.isError && detailed && typeof detailed === 'object') {
+        const body = { ...result.structuredContent, detailed: { ...detailed, server: queryPathState(idle) } };
+        return { ...result, structuredContent: body, content: [{ type: 'text' as const, text: JSON.stringify(body) }, ...result.content.slice(1)] };
       }
       return result;
     } finally {
       idle?.touch();
     }
   };
-  server.setRequestHandler(CallToolRequestSchema, (req) => call(req.params.name, req.params.arguments));
-  return { server, live, call };
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
+    const token = req.params._meta?.progressToken;
+    let step = 0;
+    const progress = token === undefined ? undefined : (message: string) => {
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
+    };
+    return call(req.params.name, req.params.arguments, progress);
+  });
+  return { server, live, keeper, tools, call: (name, args) => call(name, args) };
 }
 
-async function callTool(live: LiveIndex, byName: Map<string, ToolDef>, name: string, args: unknown): Promise<CallToolResult> {
-  const tool = byName.get(name);
-  if (!tool) {
-    return failure(makeError('invalid_input', `There is no tool named "${String(name).slice(0, 100)}"`, `The tools are: ${[...byName.keys()].join(', ')}.`));
-  }
-  const parsed = tool.schema.safeParse(args ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(arguments)', message: i.message }));
-    return failure(makeError('invalid_input', `Invalid arguments for ${name}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
-      undefined, { issues }));
+/**
+ * The SDK refuses a tools/call whose arguments are not an object before any handler runs, with an
+ * internal error (-32603) that an agent cannot act on. Such a call is answered here instead, as the
+ * invalid_input tool result every other bad argument gets; null arguments count as none.
+ */
+export function guardArguments(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) throw new Error('guardArguments: connect the server first');
+  transport.onmessage = (message, extra) => {
+    const m = message as { id?: string | number; method?: string; params?: { name?: unknown; arguments?: unknown } };
+    const args = m.params?.arguments;
+    if (m.method === 'tools/call' && m.params && args === null) delete m.params.arguments;
+    else if (m.method === 'tools/call' && m.id !== undefined && args !== undefined && (typeof args !== 'object' || Array.isArray(args))) {
+      const checked = checkArguments(String(m.params?.name ?? 'the tool'), z.object({}), args);
+      const message = checked.ok ? 'Invalid arguments' : checked.message;
+      void transport.send({ jsonrpc: '2.0', id: m.id, result: failure(makeError('invalid_input', message, undefined,
+        checked.ok ? undefined : { issues: checked.issues })) });
+      return;
+    }
+    deliver(message, extra);
+  };
+}
+
+async function callTool(live: LiveIndex, keeper: IndexKeeper, tool: ToolDecl, args: unknown,
+  progress: (message: string) => void): Promise<CallToolResult> {
+  const checked = checkArguments(tool.name, tool.schema, args);
+  if (!checked.ok) return failure(makeError('invalid_input', checked.message, undefined, { issues: checked.issues }));
+  if (keeper.state) {
+    const state = keeper.state;
+    if (tool.whileUnavailable) {
+      try {
+        const ans = tool.whileUnavailable(checked.data, state, live.root);
+        return toResult({ structured: ans.body, texts: [ans.text ?? JSON.stringify(ans.body)] });
+      } catch (err) {
+        return failure(toolError(err));
+      }
+    }
+    const code = state.state === 'unavailable' ? 'index_unavailable' : 'indexing';
+    return failure(makeError(code, describeState(state), undefined, { state: state.state, ...(state.progress ? { progress: state.progress } : {}) }));
   }
   try {
     return await live.read(async (snap) => {
       try {
-        return success(await tool.run(parsed.data, snap), snap.freshness);
+        const ctx = { snap, progress, finish: (a: Parameters<typeof finish>[0]) => finish(a, snap.freshness) };
+        const answer = await tool.run(checked.data, ctx);
+        return toResult(ctx.finish(answer), answer.isError);
       } catch (err) {
         return failure(staleAware(toolError(err), snap.freshness), snap.freshness);
       }
@@ -81,58 +148,21 @@ async function callTool(live: LiveIndex, byName: Map<string, ToolDef>, name: str
   }
 }
 
-/** A name or file the index does not know while the index is behind is most likely new: say so. */
-function staleAware(e: ToolError, f: Freshness): ToolError {
-  if (e.code !== 'not_found' || !isStale(f)) return e;
-  return makeError('index_stale', `${e.message}; the index is behind (${staleReason(f)}), so it may be new`,
-    'Use read_file or grep for it now.', e.details);
-}
-
-function isStale(f: Freshness): boolean {
-  return f.behindHead || f.pendingChanges > 0;
-}
-
-function staleReason(f: Freshness): string {
-  const parts: string[] = [];
-  if (f.behindHead) parts.push(`indexed ${f.indexedCommit?.slice(0, 10) ?? 'no commit'}, HEAD is ${f.headCommit?.slice(0, 10) ?? 'unknown'}`);
-  if (f.pendingChanges) parts.push(`${f.pendingChanges} change-log record(s) not applied`);
-  return parts.join('; ');
-}
-
-/** Promise 4: every answer says which state of the code it describes. */
-function freshnessOf(f: Freshness): Freshness & { stale: boolean; hint?: string } {
-  return isStale(f) ? { ...f, stale: true, hint: `The index is behind (${staleReason(f)}): confirm with read_file; \`cg update\` catches up.` }
-    : { ...f, stale: false };
-}
-
-function success(ans: ToolAnswer, f: Freshness): CallToolResult {
-  const body: Record<string, unknown> = { ...ans.body, freshness: freshnessOf(f) };
-  if (body.status === 'empty_results') {
-    // Nothing found is an answer the agent must act on (fall back to grep), so it is flagged as an error.
-    const behind = isStale(f) ? `; the index is behind (${staleReason(f)}), so new code may be missing` : '';
-    body.error = makeError('empty_results', `Nothing in the index matches${behind}`, typeof body.suggestion === 'string' ? body.suggestion : undefined);
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
-  }
-  return { content: [{ type: 'text', text: ans.text ?? JSON.stringify(body) }], structuredContent: body };
-}
-
-function failure(e: ToolError, f?: Freshness): CallToolResult {
-  const body: Record<string, unknown> = { status: e.code, error: e, ...(f ? { freshness: freshnessOf(f) } : {}) };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
-}
-
 /** The largest message read: the largest inputs the schemas allow (a 2 MB diff), JSON-escaped, fit well below it. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** Serves until stdin closes. Stdout carries protocol messages only; everything else goes to stderr. */
-export async function serveStdio(root: string, opts: { warm?: boolean; idleReleaseSeconds?: number } = {}): Promise<void> {
+export async function serveStdio(root: string, opts: { warm?: boolean; idleReleaseSeconds?: number; toolsets?: readonly string[];
+  autoIndex?: boolean } = {}): Promise<void> {
   // A library that prints (a model loader's notice) must not corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
   console.warn = console.error;
   const idle = new IdleRelease(opts.idleReleaseSeconds ?? DEFAULT_IDLE_RELEASE_SECONDS, (line) => process.stderr.write(`${line}\n`));
-  const { server, live } = createServer(root, idle);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const keeper = new IndexKeeper(root, { autoIndex: opts.autoIndex !== false, log });
+  const { server, live } = createServer(root, { idle, toolsets: opts.toolsets, keeper });
   // Below the transport's own 10 MiB buffer limit, which would close the connection instead.
   const input = process.stdin.pipe(new LineGuard(MAX_MESSAGE_BYTES, (n) =>
     process.stderr.write(`cg serve: dropped a ${n}-byte message (the limit is ${MAX_MESSAGE_BYTES} bytes)\n`)));
@@ -151,9 +181,12 @@ export async function serveStdio(root: string, opts: { warm?: boolean; idleRelea
   });
   server.onerror = (err) => process.stderr.write(`cg serve: ${err.message}\n`);
   await server.connect(transport);
+  guardArguments(transport);
   process.stderr.write(`cg serve: serving ${root} over stdio (cg ${CG_VERSION})\n`);
+  // A missing index is restored or built in the background: the client is answered meanwhile.
+  const ready = keeper.start();
   // The idle clock starts once the warm-up has loaded what it releases, or at the first request.
-  if (opts.warm !== false) setImmediate(() => void warmUp(root).then(() => idle.touch()));
+  if (opts.warm !== false) setImmediate(() => void ready.then(() => warmUp(root)).then(() => idle.touch()));
   await done;
   await server.close().catch(() => undefined);
   // A signal can arrive while stdin is still open, which would keep the process alive.

@@ -1,6 +1,4 @@
 import type Database from 'better-sqlite3';
-import { Allowlist } from '../secrets/allowlist.js';
-import { scanSecrets } from '../secrets/scan.js';
 import { runQuery, type QueryInput, type QueryEntry, type QueryResponse } from './query.js';
 import { excerptOf } from './regions.js';
 import { TOKENIZER, tokenCounter } from './tokens.js';
@@ -26,10 +24,29 @@ export const BUNDLE_PLACES = 24;
 
 export interface ContextSection {
   path: string;
-  /** What of the file is shown: its entry points' full source, their first lines (the budget allowed no more), or signatures. */
+  /** What of the file is shown: its places' full source, their first lines (the budget allowed no more), or signatures. */
   form: 'source' | 'excerpt' | 'signatures';
-  places: { symbol: string | null; line_range: [number, number]; rationale: string }[];
+  places: ContextPlace[];
   text: string;
+}
+
+export interface ContextPlace {
+  symbol: string | null;
+  kind: string;
+  line_range: [number, number];
+  rationale: string;
+  /** With `placeTexts`: the place's own lines as shown (source, first lines, or signature), without the section's header line. */
+  text?: string;
+}
+
+export interface ContextOptions {
+  /**
+   * How places other than the entry points come: 'signatures' (cg context), or 'source-if-fits' (Bombe's
+   * get_context without include_signatures_only): their full source while the budget allows, else signatures.
+   */
+  rest?: 'signatures' | 'source-if-fits';
+  /** Give each place its own text as well (Bombe's per-symbol answer). */
+  placeTexts?: boolean;
 }
 
 export interface ContextBundle {
@@ -44,16 +61,19 @@ export interface ContextBundle {
   truncated: boolean;
   /** What held content back: 'budget' (a larger budget gets more in) or 'files' (at most 12 files, whatever the budget); null when nothing was. */
   truncated_by: 'budget' | 'files' | null;
+  /** Places ranked for the bundle, before packing (Bombe's symbols_available). */
+  places_available: number;
   preset: QueryResponse['preset'];
   warnings: string[];
 }
 
-export async function buildContext(db: Database.Database, root: string, input: QueryInput): Promise<ContextBundle> {
+export async function buildContext(db: Database.Database, root: string, input: QueryInput, opts: ContextOptions = {}): Promise<ContextBundle> {
   const budget = input.budget ?? 3500;
   // Rank more places than fit; packing decides what goes in.
   const found = await runQuery(db, root, { ...input, budget: 200_000, snippets: false, maxRegions: input.maxRegions ?? BUNDLE_PLACES });
   const count = await tokenCounter();
-  const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, preset: found.preset, warnings: found.warnings };
+  const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, places_available: found.files.length, preset: found.preset,
+    warnings: found.warnings };
   if (found.status === 'empty_results') {
     return { ...base, status: 'empty_results', summary: found.suggestion ?? 'Nothing matched.', relationships: [], files: [], tokens_used: 0, truncated: false, truncated_by: null };
   }
@@ -62,8 +82,10 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   const shown = kept.flatMap(([, entries]) => entries);
   const capped = groups.length > kept.length;
   let cutForBudget = false;
-  const entryPoints = new Set(found.files.slice(0, ENTRY_POINTS).map((e) => `${e.path}:${e.line_range[0]}`));
-  const summary = summarize(input.text, found.files.slice(0, ENTRY_POINTS), shown);
+  // Named entry points rank first (runQuery), so the first places are the named ones and then the best matches.
+  const primary = Math.max(ENTRY_POINTS, found.files.filter((e) => e.sources.includes('named')).length);
+  const entryPoints = new Set(found.files.slice(0, primary).map((e) => `${e.path}:${e.line_range[0]}`));
+  const summary = summarize(input.text, found.files.slice(0, primary), shown);
   const relationships = shown.filter((e) => /^(called by|calls|test of|registered by|registers|overridden by|overrides|written by|read by) /.test(e.rationale))
     .map((e) => `${e.symbol ?? e.path} ${e.rationale}`);
   let used = count(summary) + count(relationships.join('\n'));
@@ -74,34 +96,39 @@ export async function buildContext(db: Database.Database, root: string, input: Q
     return { text, tokens: cost(path, text) };
   });
   for (const [i, [path, entries]] of kept.entries()) {
-    const places = entries.map((e) => ({ symbol: e.symbol, line_range: e.line_range, rationale: e.rationale }));
-    const add = (form: ContextSection['form'], text: string, tokens: number) => {
+    const add = (form: ContextSection['form'], text: string, tokens: number, placeTexts: string[]) => {
       used += tokens;
+      const places = entries.map((e, j) => ({ symbol: e.symbol, kind: e.kind, line_range: e.line_range, rationale: e.rationale,
+        ...(opts.placeTexts ? { text: placeTexts[j] } : {}) }));
       files.push({ path, form, text, places });
     };
-    if (entries.some((e) => entryPoints.has(`${e.path}:${e.line_range[0]}`))) {
+    // Room kept for the signatures of the files after this one (at most half of what is left).
+    const reserve = () => Math.min(signatures.slice(i + 1).reduce((sum, sig) => sum + sig.tokens, 0), Math.floor((budget - used) / 2));
+    const isEntry = entries.some((e) => entryPoints.has(`${e.path}:${e.line_range[0]}`));
+    if (isEntry || opts.rest === 'source-if-fits') {
       const sources = entries.map((e) => sourceOf(root, e));
       const text = sourcesText(path, entries, sources, Infinity);
       const tokens = cost(path, text);
-      if (used + tokens <= budget) {
-        add('source', text, tokens);
+      if (used + tokens <= budget - (isEntry ? 0 : reserve())) {
+        add('source', text, tokens, placeTexts(entries, sources, Infinity));
         continue;
       }
-      cutForBudget = true;
-      // The first lines of each entry point, leaving room for the signatures of the files after it.
-      const rest = signatures.slice(i + 1).reduce((sum, sig) => sum + sig.tokens, 0);
-      const room = budget - used - Math.min(rest, Math.floor((budget - used) / 2));
-      const clipped = clipToFit(path, entries, sources, room, count);
-      if (clipped) {
-        add('excerpt', clipped.text, clipped.tokens);
-        continue;
+      if (isEntry) {
+        cutForBudget = true;
+        // The first lines of each entry point, leaving room for the signatures of the files after it.
+        const clipped = clipToFit(path, entries, sources, budget - used - reserve(), count);
+        if (clipped) {
+          add('excerpt', clipped.text, clipped.tokens, placeTexts(entries, sources, clipped.lines));
+          continue;
+        }
       }
     }
     if (used + signatures[i].tokens > budget) {
+      // Files after this one rank lower: none is kept while this one is left out.
       cutForBudget = true;
-      continue;
+      break;
     }
-    add('signatures', signatures[i].text, signatures[i].tokens);
+    add('signatures', signatures[i].text, signatures[i].tokens, entries.map((e) => e.signature ?? ''));
   }
   const truncatedBy = cutForBudget ? 'budget' : capped ? 'files' : null;
   return { ...base, status: 'ok', summary, relationships, files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy };
@@ -115,21 +142,26 @@ function signaturesText(path: string, entries: QueryEntry[]): string {
   return entries.map((e) => signatureOf(path, e)).join('\n\n');
 }
 
-/** A place's source lines (capped as excerpts are), or null when the file cannot be read or now looks like it holds a credential. */
+/** A place's source lines (capped as excerpts are, secrets redacted), or null when the file cannot be read. */
 function sourceOf(root: string, e: QueryEntry): string[] | null {
-  const src = excerptOf(root, { path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] });
-  return src && !scanSecrets(e.path, src, Allowlist.empty()).length ? src.split('\n') : null;
+  return excerptOf(root, { path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] })?.split('\n') ?? null;
 }
 
 /** The places with their source, each cut to its first `maxLines` lines (with a note of what was left out). */
 function sourcesText(path: string, entries: QueryEntry[], sources: (string[] | null)[], maxLines: number): string {
+  const own = placeTexts(entries, sources, maxLines);
+  return entries.map((e, i) => `${header(path, e)}\n${own[i]}`).join('\n\n');
+}
+
+/** Each place's lines as shown: its source cut to `maxLines` (saying where the rest is), or its signature when the source is unreadable. */
+function placeTexts(entries: QueryEntry[], sources: (string[] | null)[], maxLines: number): string[] {
   return entries.map((e, i) => {
     const src = sources[i];
-    if (!src) return signatureOf(path, e);
-    if (src.length <= maxLines) return `${header(path, e)}\n${src.join('\n')}`;
+    if (!src) return e.signature ?? '';
+    if (src.length <= maxLines) return src.join('\n');
     const [start, end] = e.line_range;
-    return `${header(path, e)}\n${src.slice(0, maxLines).join('\n')}\n… (cut to fit the budget: read ${path}:${start + maxLines}-${end} for the rest)`;
-  }).join('\n\n');
+    return `${src.slice(0, maxLines).join('\n')}\n… (cut to fit the budget: read ${e.path}:${start + maxLines}-${end} for the rest)`;
+  });
 }
 
 /** How far past the room line counts are summed: the sums run over the exact count by a few percent. */
@@ -143,7 +175,7 @@ const ESTIMATE_REACH = 1.25;
  * were pessimistic, lengthened once by the measured ratio.
  */
 function clipToFit(path: string, entries: QueryEntry[], sources: (string[] | null)[], room: number,
-  count: (text: string) => number): { text: string; tokens: number } | null {
+  count: (text: string) => number): { text: string; tokens: number; lines: number } | null {
   const longest = Math.max(0, ...sources.map((s) => s?.length ?? 0));
   if (longest <= 2) return null;
   const fixed = count(path) + 8;
@@ -171,7 +203,7 @@ function clipToFit(path: string, entries: QueryEntry[], sources: (string[] | nul
     const tried = exact(longer);
     if (tried.tokens <= room) fit = tried;
   }
-  return { text: fit.text, tokens: fit.tokens };
+  return fit;
 }
 
 function groupByFile(entries: QueryEntry[]): Map<string, QueryEntry[]> {

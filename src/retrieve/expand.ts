@@ -30,7 +30,7 @@ export function expandRegions(db: Database.Database, seeds: Region[], depth: num
     // A module-level test suite (describe/it at the top of a test file) is shown from the file's head.
     const end = s.kind === 'module' ? Math.min(s.endLine, 40) : s.endLine;
     out.set(id, { fileId: -1, path: s.file, symbol: s.kind === 'module' ? null : s, startLine: s.startLine, endLine: end, rationale, score,
-      relationConfidence });
+      relationConfidence, sources: ['graph'] });
   };
   const hop = (kinds: string[], reverse: boolean) => (id: number): Hop[] =>
     (reverse ? edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence }))

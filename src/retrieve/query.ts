@@ -1,13 +1,15 @@
 import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
-import { Allowlist } from '../secrets/allowlist.js';
-import { scanSecrets } from '../secrets/scan.js';
-import { fileByPath, symbolsWhere } from '../store/queries.js';
+import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
-import { excerptFromLines, fileLines, regionsOf, type Region } from './regions.js';
-import { emptySignals, rankFiles, type RankedFile } from './rank.js';
+import { excerptFromLines, fileLines, regionsOf, type RankSource, type Region } from './regions.js';
+import { DEFAULT_LEXICAL, emptySignals, rankFiles, type RankedFile } from './rank.js';
+import type { TermStats } from './lexical.js';
+import { candidateFeatures, type Candidate } from './features.js';
+import { loadRanker, rerank } from './ranker.js';
 import { fuse } from './fusion.js';
 import { taskText } from './boilerplate.js';
+import { splitTask } from './task-split.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
@@ -24,6 +26,10 @@ export const MIN_BUDGET = 100;
 export const MAX_BUDGET = 200_000;
 export const MAX_QUERY_CHARS = 20_000;
 export const DEFAULT_MAX_REGIONS = 12;
+/** At most this many paths follow the places (more_files). */
+export const MAX_MORE_FILES = 30;
+/** Hops of calls and tests to follow: 0-3 for the PRD's max_depth, 4 for Bombe's expansion_depth. */
+export const MAX_DEPTH = 4;
 
 /** A location from a stack trace, a failing test or a log line: the part of a SignalRef (src/retrieve/signals.ts) ranking uses. */
 export interface SignalLocation {
@@ -52,10 +58,16 @@ export interface QueryInput {
   preset?: RankingPreset;
   /** For the evaluation's sweeps: the hybrid preset's vector weight. */
   vectorWeight?: number;
+  /** Only files of these languages (as the index names them: python, typescript, ...). */
+  languages?: string[];
+  /** Symbols to start from whatever the words match (Bombe's entry_points): they rank first, and the graph is followed from them. */
+  entryPoints?: string[];
 }
 
 /** One entry of the answer (field names as in the PRD §6 contract). */
 export interface QueryEntry {
+  /** The symbol's id in the index (what symbols/references/impact take as symbol_id); null for a file's head. */
+  symbol_id: number | null;
   path: string;
   line_range: [number, number];
   symbol: string | null;
@@ -65,6 +77,14 @@ export interface QueryEntry {
   score: number;
   rationale: string;
   confidence: number;
+  /** What brought the place in: keyword, semantic, graph, signal (an execution signal) or named (an entry point). */
+  sources: RankSource[];
+  /**
+   * With the learned preset: the calibrated probability that the task edits this place's file
+   * (src/retrieve/ranker.ts, fitted on training repositories); absent for places reached by calls or
+   * tests and under the other presets.
+   */
+  probability?: number;
 }
 
 export interface QueryResponse {
@@ -82,6 +102,14 @@ export interface QueryResponse {
    */
   truncated_by: 'budget' | 'places' | null;
   total_candidates: number;
+  /** Places ranked before packing (the budget and the place cap decide how many of them are returned). */
+  total_places: number;
+  /**
+   * Further ranked files, best first, as paths only: the files ranked after those the places came
+   * from, listed while the budget allows (a few tokens each, at most MAX_MORE_FILES), so an answer
+   * reaches as deep into a large repository as a plain file ranking would.
+   */
+  more_files: string[];
   stale_references: { path: string; line: number | null }[];
   /** The ranking preset used, and what it could not use (e.g. no vectors: the model is unavailable). */
   preset: RankingPreset;
@@ -106,7 +134,7 @@ export function validateQuery(input: QueryInput): void {
       `The default is ${DEFAULT_BUDGET}.`);
   }
   const depth = input.depth ?? 1;
-  if (!Number.isInteger(depth) || depth < 0 || depth > 3) throw new CgError('usage', `The depth must be 0 to 3, not ${depth}`, 'The default is 1.');
+  if (!Number.isInteger(depth) || depth < 0 || depth > MAX_DEPTH) throw new CgError('usage', `The depth must be 0 to ${MAX_DEPTH}, not ${depth}`, 'The default is 1.');
 }
 
 export async function runQuery(db: Database.Database, root: string, given: QueryInput): Promise<QueryResponse> {
@@ -115,55 +143,120 @@ export async function runQuery(db: Database.Database, root: string, given: Query
   const input = recorded?.signals.length ? { ...given, signals: [...(given.signals ?? []), ...recorded.signals] } : given;
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const { ranked, preset, warnings, text } = await rankCandidates(db, root, input);
-  const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
+  const candidates = await rankCandidates(db, root, input);
+  const { preset, warnings, text, signals } = candidates;
+  const ranked = input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked;
+  const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
+  const stale = signals.filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   if (stale.length) {
     warnings.push(`${stale.length} execution-signal reference(s) name files or lines that are not in the repository now (see `
       + 'stale_references): they were left out of the ranking');
   }
   if (recorded) warnings.push(...recordedWarnings(recorded));
-  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> = {
+  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places' | 'more_files'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
     total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
-  if (!ranked.length) {
-    return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false, truncated_by: null,
+  if (!ranked.length && !named.length) {
+    return { ...base, status: 'empty_results', files: [], more_files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: 0,
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
-  const top = ranked[0].score;
-  let regions: Region[] = [];
+  const top = ranked[0]?.score ?? 1;
+  let regions: Region[] = [...named];
   for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, text, f.score / top));
-  regions.push(...signalRegions(db, input.signals ?? []));
+  regions.push(...signalRegions(db, signals));
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
-  regions.push(...expandRegions(db, expansionSeeds(regions), input.depth ?? 1, taken));
+  regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
   regions = dedupe(regions).sort((a, b) => b.score - a.score);
   const { shown, ...packed } = await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions);
   warnings.push(...answerWarnings(db, { confidences: shown.flatMap((r) => (r.relationConfidence === undefined ? [] : [r.relationConfidence])),
     files: shown.map((r) => r.path) }, loadConfig(root).warnings.lowConfidence));
-  return { ...base, status: 'ok', ...packed };
+  const more = await moreFiles(ranked, packed.files, budget - packed.tokens_used);
+  return { ...base, status: 'ok', total_places: regions.length, ...packed, more_files: more.paths, tokens_used: packed.tokens_used + more.tokens };
+}
+
+/** The ranked files no place came from, in order, while their paths fit in `room` tokens. */
+async function moreFiles(ranked: RankedFile[], entries: QueryEntry[], room: number): Promise<{ paths: string[]; tokens: number }> {
+  const count = await tokenCounter();
+  const shown = new Set(entries.map((e) => e.path));
+  const paths: string[] = [];
+  // The field's own cost: `,"more_files":[]`.
+  let tokens = count(',"more_files":[]');
+  for (const r of ranked) {
+    if (paths.length >= MAX_MORE_FILES) break;
+    if (shown.has(r.path)) continue;
+    const cost = count(JSON.stringify(r.path)) + 1;
+    if (tokens + cost > room) break;
+    tokens += cost;
+    paths.push(r.path);
+  }
+  return paths.length ? { paths, tokens } : { paths, tokens: 0 };
 }
 
 /**
- * Files ranked by the preset's fusion of full-text, vectors and the graph, then raised by execution
- * signals and the cursor file. Without vectors (model unavailable, or switched off) the lexical and
- * graph signals still answer, with a warning that says why.
+ * Files ranked by the preset's fusion of full-text, vectors and the graph (re-ordered by the learned
+ * ranker under the `learned` preset), then raised by execution signals (those given, and those read
+ * from output pasted into the task) and the cursor file. Without vectors (model unavailable, or
+ * switched off) the lexical and graph signals still answer, with a warning that says why.
+ * `candidates`: the learned ranker's features of the files it re-ordered (train/dump-features.mjs).
  */
 export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
-  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string }> {
+  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[] }> {
   const config = loadConfig(root);
   const preset = input.preset ?? config.retrieval.preset;
   const warnings: string[] = [];
-  const { text, dropped } = taskText(db, input.text);
-  if (dropped) warnings.push(`${dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
-  const lexical = rankFiles(db, text);
+  const template = taskText(db, input.text);
+  if (template.dropped) warnings.push(`${template.dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
+  // Tracebacks and logs pasted into the task are execution signals, not words (src/retrieve/task-split.ts).
+  const split = splitTask(db, root, template.text);
+  const text = split.words;
+  const signals = [...(input.signals ?? []), ...split.signals];
+  if (split.outputLines) {
+    warnings.push(`${split.outputLines} line(s) of the query are execution output (a trace or log): read as `
+      + `${split.signals.filter((s) => s.exists).length} location(s) in the repository and left out of the words`);
+  }
+  const stats: TermStats = { idf: new Map(), covered: new Map() };
+  const lexical = rankFiles(db, text, DEFAULT_LEXICAL, stats);
   const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map(), byFile: new Map() }
     : await vectorMatches(db, config, text);
   if (vectors.warning) warnings.push(vectors.warning);
   const signalled = new Map<string, number>();
-  for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
-  const fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
-  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text };
+  for (const s of signals) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
+  // The learned preset re-orders the hybrid fusion's best files (src/retrieve/ranker.ts).
+  let fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
+  let candidates: Candidate[] | undefined;
+  if (preset === 'learned') {
+    candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats });
+    const ranker = loadRanker();
+    if (ranker.ok) fused = rerank(ranker.model, candidates, fused);
+    else warnings.push(ranker.warning);
+  }
+  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text, candidates, signals };
+}
+
+/** Ranked files of the given languages only. */
+function inLanguages(db: Database.Database, ranked: RankedFile[], languages: string[]): RankedFile[] {
+  const wanted = new Set(languages.map((l) => l.toLowerCase()));
+  const langOf = new Map(db.prepare('SELECT path, language FROM files').raw().all() as [string, string][]);
+  return ranked.filter((f) => wanted.has(langOf.get(f.path) ?? ''));
+}
+
+/** Score of a named entry point: above every ranked place (those are scaled to at most 1, signals to 1.2). */
+const ENTRY_POINT_SCORE = 1.5;
+
+/** The symbols named as entry points, as regions ranked first; names that match nothing are warned about, not dropped silently. */
+function entryPointRegions(db: Database.Database, names: string[], warnings: string[]): Region[] {
+  const out: Region[] = [];
+  for (const name of names) {
+    const found = findSymbolsByRef(db, name).slice(0, 3);
+    if (!found.length) warnings.push(`entry point "${name}" matches no indexed symbol`);
+    for (const s of found) {
+      out.push({ fileId: -1, path: s.file, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale: `entry point ${s.qualifiedName}`,
+        score: ENTRY_POINT_SCORE, sources: ['named'] });
+    }
+  }
+  return out;
 }
 
 /** Calls and tests are followed from the best place of each of the best files, not only from the best file. */
@@ -239,7 +332,7 @@ function signalRegions(db: Database.Database, signals: SignalLocation[]): Region
       : s.kind === 'coverage' ? 'covered by the run' : `frame ${s.depth}`;
     out.push({ fileId: f.id, path: s.path, symbol: sym, startLine: sym?.startLine ?? Math.max(1, s.line! - 10),
       endLine: sym?.endLine ?? s.line! + 10, rationale: `${where} is in the execution signal (${what})`,
-      score: 1.2 * signalWeight(s) });
+      score: 1.2 * signalWeight(s), sources: ['signal'] });
   }
   return out;
 }
@@ -255,9 +348,10 @@ function dedupe(regions: Region[]): Region[] {
 }
 
 /**
- * Entries in score order until the budget is spent or maxRegions are in. An entry is never cut: one
- * that does not fit is skipped (and the answer marked truncated), and a smaller one after it may still
- * fit. `moreFiles`: files ranked below those the regions came from.
+ * Entries in score order until the budget is spent or maxRegions are in. An entry is never cut, and a
+ * lower-ranked entry is never kept while a better one is left out: an entry whose source lines do not
+ * fit comes with its signature only, and packing stops at the first entry that does not fit even so.
+ * `moreFiles`: files ranked below those the regions came from.
  */
 async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean):
   Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> & { shown: Region[] }> {
@@ -270,16 +364,21 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
   // A place left out for the budget means a larger budget would help, even when the place cap binds too.
   let skippedForBudget = false;
   let capped = false;
-  const noSecrets = Allowlist.empty();
   // Places of one file share its text; read it once per answer.
   const texts = new Map<string, string[] | null>();
   const linesOf = (p: string) => {
     if (!texts.has(p)) texts.set(p, fileLines(root, p));
     return texts.get(p)!;
   };
+  const fits = (entry: QueryEntry, room: number): number | null => {
+    const json = JSON.stringify(entry);
+    if (floor(json) > room) return null;
+    const tokens = count(json);
+    return tokens <= room ? tokens : null;
+  };
   // No entry is smaller than this one; once less than it is left, nothing else can fit.
-  const smallest = count(JSON.stringify({ path: '', line_range: [0, 0], symbol: null, kind: '', signature: null, excerpt: null,
-    score: 0, rationale: '', confidence: 0 }));
+  const smallest = count(JSON.stringify({ symbol_id: null, path: '', line_range: [0, 0], symbol: null, kind: '', signature: null, excerpt: null,
+    score: 0, rationale: '', confidence: 0, sources: [] }));
   for (const r of regions) {
     if (files.length >= maxRegions) {
       capped = true;
@@ -290,23 +389,18 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       break;
     }
     const lines = snippets ? linesOf(r.path) : null;
-    let excerpt = lines && excerptFromLines(lines, r);
-    // The file may have changed since it was scanned: never hand out text that now looks like a credential.
-    if (excerpt && scanSecrets(r.path, excerpt, noSecrets).length) excerpt = null;
+    // fileLines reads through the redacting reader: a credential added since the file was indexed is redacted too.
+    const excerpt = lines && excerptFromLines(lines, r);
     const entry: QueryEntry = {
-      path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
-      signature: r.symbol?.signature || null, excerpt, score: round(r.score / top), rationale: r.rationale,
-      confidence: round(confidenceOf(r.score / top)),
+      symbol_id: r.symbol?.id ?? null, path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
+      signature: r.symbol?.signature || null, excerpt, score: round(Math.min(1, r.score / top)), rationale: r.rationale,
+      confidence: round(confidenceOf(r.score / top)), sources: r.sources,
+      ...(r.probability !== undefined && { probability: round(r.probability) }),
     };
-    const json = JSON.stringify(entry);
-    if (used + floor(json) > budget) {
+    const tokens = fits(entry, budget - used) ?? (entry.excerpt !== null ? fits((entry.excerpt = null, entry), budget - used) : null);
+    if (tokens === null) {
       skippedForBudget = true;
-      continue;
-    }
-    const tokens = count(json);
-    if (used + tokens > budget) {
-      skippedForBudget = true;
-      continue;
+      break;
     }
     used += tokens;
     files.push(entry);

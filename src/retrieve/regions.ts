@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { readScrubbed } from '../secrets/read.js';
 import { symbolsWhere, type SymbolInfo } from '../store/queries.js';
 import { queryTerms, type RankedFile } from './rank.js';
 import { tokenize } from './tokenize.js';
@@ -17,7 +16,13 @@ export interface Region {
   score: number;
   /** For a place reached through the graph (a callee, a caller, a test): the confidence of that relation. */
   relationConfidence?: number;
+  /** What brought it in: words (keyword), meaning (semantic), the call graph (graph), an execution signal. */
+  sources: RankSource[];
+  /** The learned ranker's calibrated probability that the task edits this region's file (RankedFile.probability). */
+  probability?: number;
 }
+
+export type RankSource = 'keyword' | 'semantic' | 'graph' | 'signal' | 'named';
 
 /**
  * A file shows up to this many of its functions, each scoring at least UNIT_SHARE of its best.
@@ -50,13 +55,14 @@ export function regionsOf(db: Database.Database, file: RankedFile, text: string,
     const why = words.length ? `matches ${quoted(words)} in ${s.qualifiedName}`
       : u.lexical ? `its body matches the task (${s.qualifiedName})`
         : `${s.qualifiedName} is close in meaning to the task (cosine ${u.cosine.toFixed(2)} of the best)`;
-    out.push(region(file, s, why, out.length ? score * 0.9 : score));
+    out.push(region(file, s, why, out.length ? score * 0.9 : score, u.cosine > 0 && !u.lexical ? ['semantic'] : undefined));
   }
   if (out.length) return out;
   const defs = symbolsWhere(db, "s.file_id = ? AND s.kind != 'module'", [file.fileId], 'ORDER BY s.start_line')
     .map((s) => ({ s, words: matched(s) })).filter((x) => x.words.length).sort((a, b) => b.words.length - a.words.length);
   if (defs.length) return [region(file, defs[0].s, `defines ${defs[0].s.qualifiedName}, matching ${quoted(defs[0].words)}`, score)];
-  return [{ fileId: file.fileId, path: file.path, symbol: null, startLine: 1, endLine: 40, rationale: 'the file matches the task as a whole', score }];
+  return [{ fileId: file.fileId, path: file.path, symbol: null, startLine: 1, endLine: 40, rationale: 'the file matches the task as a whole', score,
+    sources: fileSources(file), probability: file.probability }];
 }
 
 /** The file's candidate symbols: lexically matching functions and symbols near in meaning, best first. */
@@ -73,8 +79,19 @@ function unitScores(file: RankedFile): [number, { score: number; lexical: number
   return [...m].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
 }
 
-function region(file: RankedFile, s: SymbolInfo, rationale: string, score: number): Region {
-  return { fileId: file.fileId, path: file.path, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale, score };
+function region(file: RankedFile, s: SymbolInfo, rationale: string, score: number, sources = fileSources(file)): Region {
+  return { fileId: file.fileId, path: file.path, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale, score, sources,
+    probability: file.probability };
+}
+
+/** The retrieval sources that ranked a file: its words, its closeness in meaning, the graph around the other candidates. */
+export function fileSources(file: RankedFile): RankSource[] {
+  const g = file.signals;
+  const out: RankSource[] = [];
+  if (g.file + g.defs + g.unit + g.mention > 0) out.push('keyword');
+  if (g.vector > 0 || file.near?.length) out.push('semantic');
+  if (g.graph > 0) out.push('graph');
+  return out.length ? out : ['keyword'];
 }
 
 function quoted(words: string[]): string {
@@ -87,13 +104,9 @@ export function excerptOf(root: string, r: { path: string; startLine: number; en
   return lines && excerptFromLines(lines, r, maxLines);
 }
 
-/** A file's lines, or null when it cannot be read (gone since it was indexed, unreadable). */
+/** A file's lines, secrets redacted, or null when it cannot be read (gone since it was indexed, unreadable). */
 export function fileLines(root: string, relPath: string): string[] | null {
-  try {
-    return fs.readFileSync(path.join(root, relPath), 'utf8').split('\n');
-  } catch {
-    return null;
-  }
+  return readScrubbed(root, relPath)?.split('\n') ?? null;
 }
 
 export function excerptFromLines(lines: string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {

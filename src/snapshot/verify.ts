@@ -8,6 +8,7 @@ import { MANIFEST, refused, unpackArchive } from './archive.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { SNAPSHOT_DB } from './canonical.js';
 import { makeStaging } from './staging.js';
+import { refuseStoredSecrets } from '../secrets/database.js';
 
 export interface Verified {
   file: string;
@@ -20,7 +21,8 @@ export interface Verified {
  * Unpacks a snapshot into a new temporary folder (inside `parent`, default the system's) and checks
  * everything before anyone uses it: the archive itself, the manifest's format version, that the
  * members are exactly those the manifest lists with the same sha256, that the database opens and
- * passes SQLite's quick check, and, given a repository, that the snapshot is of that repository.
+ * passes SQLite's quick check and holds no credential (src/secrets/database.ts), and, given a
+ * repository, that the snapshot is of that repository.
  */
 export async function unpackVerified(file: string, opts: { root?: string; parent?: string } = {}): Promise<Verified> {
   const dir = makeStaging(opts.parent ?? os.tmpdir());
@@ -33,6 +35,7 @@ export async function unpackVerified(file: string, opts: { root?: string; parent
     if (unpacked.unknown.length) throw refused(file, 'unexpected', unpacked.unknown[0]);
     checkMembers(file, manifest, unpacked.names, unpacked.sha256);
     checkDatabase(file, path.join(dir, SNAPSHOT_DB));
+    refuseStoredSecrets(file, path.join(dir, SNAPSHOT_DB), opts.root);
     if (opts.root) checkRepository(file, manifest, opts.root);
     return { file, manifest, dir };
   } catch (err) {

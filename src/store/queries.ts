@@ -74,6 +74,10 @@ export function symbolById(db: Database.Database, id: number): SymbolInfo | null
 export interface SymbolSearch {
   pattern: string;
   kind?: string;
+  /** Any of these kinds (with `kind`, either matches). */
+  kinds?: string[];
+  /** Only symbols in files of these languages. */
+  languages?: string[];
   fileGlob?: string;
   limit: number;
 }
@@ -92,9 +96,14 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
     : `%${pattern.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const conds = [`${column} LIKE ? ESCAPE '\\'`, "s.kind != 'module'", 'f.external = 0'];
   const params: unknown[] = [like];
-  if (q.kind) {
-    conds.push('s.kind = ?');
-    params.push(q.kind);
+  const kinds = [...(q.kind ? [q.kind] : []), ...(q.kinds ?? [])];
+  if (kinds.length) {
+    conds.push(`s.kind IN (${kinds.map(() => '?').join(',')})`);
+    params.push(...kinds);
+  }
+  if (q.languages?.length) {
+    conds.push(`f.language IN (${q.languages.map(() => '?').join(',')})`);
+    params.push(...q.languages.map((l) => l.toLowerCase()));
   }
   // Ranked in SQL and only the page materialised: a short pattern can match thousands of symbols, and
   // a long-running server answers it in milliseconds only if it does not build every one of them.
@@ -139,6 +148,20 @@ export function findSymbolsByRef(db: Database.Database, ref: string, fileGlob?: 
     rows = rows.filter((s) => match(s.file));
   }
   return rows;
+}
+
+/** Per symbol: its PageRank and how many distinct symbols call it and it calls (Bombe's importance_score, callers_count, callees_count). */
+export function symbolStats(db: Database.Database, ids: number[]): Map<number, { pagerank: number; callers: number; callees: number }> {
+  const json = JSON.stringify(ids);
+  const out = new Map<number, { pagerank: number; callers: number; callees: number }>();
+  for (const [id, pr] of prepared(db, 'SELECT id, pagerank FROM symbols WHERE id IN (SELECT value FROM json_each(?))').raw().all(json) as [number, number][]) {
+    out.set(id, { pagerank: pr, callers: 0, callees: 0 });
+  }
+  for (const [id, n] of prepared(db, `SELECT dst_id, COUNT(DISTINCT src_id) FROM edges WHERE kind = 'calls'
+      AND dst_id IN (SELECT value FROM json_each(?)) GROUP BY dst_id`).raw().all(json) as [number, number][]) out.get(id)!.callers = n;
+  for (const [id, n] of prepared(db, `SELECT src_id, COUNT(DISTINCT dst_id) FROM edges WHERE kind = 'calls' AND dst_id IS NOT NULL
+      AND src_id IN (SELECT value FROM json_each(?)) GROUP BY src_id`).raw().all(json) as [number, number][]) out.get(id)!.callees = n;
+  return out;
 }
 
 export interface EdgeInfo {
@@ -218,4 +241,36 @@ export function importEdgesOfFile(db: Database.Database, fileId: number): { line
 
 export function countRows(db: Database.Database, sql: string, params: unknown[] = []): number {
   return (db.prepare(sql).raw().get(...params) as [number])[0];
+}
+
+export interface ImportEntry {
+  /** The importing file's module symbol (what references and impact take as symbol_id). */
+  moduleId: number | null;
+  file: string;
+  line: number;
+  module: string;
+  names: string[];
+}
+
+/**
+ * Import statements whose module or imported names match a pattern (a glob with * and ?, else a
+ * case-insensitive substring), as CodeMem's symbols lists kind "import"; with the total before `limit`.
+ */
+export function searchImports(db: Database.Database, q: { pattern: string; fileGlob?: string; languages?: string[]; limit: number }):
+  { total: number; imports: ImportEntry[] } {
+  const glob = /[*?]/.test(q.pattern);
+  const esc = (t: string) => t.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const like = glob ? esc(q.pattern).replace(/\*/g, '%').replace(/\?/g, '_') : `%${esc(q.pattern)}%`;
+  const langs = q.languages?.length ? ` AND f.language IN (${q.languages.map(() => '?').join(',')})` : '';
+  let rows = db.prepare(`SELECT i.module, i.names, i.line, f.path,
+      (SELECT s.id FROM symbols s WHERE s.file_id = f.id AND s.kind = 'module' AND s.parent_id IS NULL) AS moduleId
+    FROM imports i JOIN files f ON f.id = i.file_id
+    WHERE i.module != '' AND (i.module LIKE ? ESCAPE '\\' OR i.names LIKE ? ESCAPE '\\')${langs} ORDER BY f.path, i.line, i.id`)
+    .all(like, like, ...(q.languages ?? []).map((l) => l.toLowerCase())) as { module: string; names: string; line: number; path: string; moduleId: number | null }[];
+  if (q.fileGlob) {
+    const match = fileMatcher(q.fileGlob);
+    rows = rows.filter((r) => match(r.path));
+  }
+  return { total: rows.length, imports: rows.slice(0, q.limit).map((r) => ({ moduleId: r.moduleId, file: r.path, line: r.line, module: r.module,
+    names: (JSON.parse(r.names) as { name: string; alias?: string }[]).map((n) => n.alias ?? n.name) })) };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { blastRadius, DEFAULT_IMPACT_DEPTH, MAX_IMPACT_DEPTH, type BlastRadius, type TestsForResult, testsFor } from '../../graph/blast.js';
+import { blastRadius, CHANGE_TYPES, DEFAULT_IMPACT_DEPTH, MAX_IMPACT_DEPTH, type BlastRadius, type ChangeType, type TestsForResult, testsFor } from '../../graph/blast.js';
 import { repoMap, SYMBOLS_PER_FILE } from '../../graph/structure.js';
 import type { ChangeInput } from '../../graph/targets.js';
 import { resolveInRepo, toRepoPath } from '../../repo/root.js';
@@ -56,13 +56,19 @@ export function registerImpact(program: Command): void {
   changeOptions(program
     .command('impact')
     .description('what a change can break: dependents by relation and depth, affected files, tests, a risk summary'))
+    .option('--change-type <type>', 'signature: the call sites break; behavior: callers and the tests that reach them; '
+      + 'delete: every reference, imports and subtypes included; any: every relation, and imports of the enclosing class or module', 'any')
     .option('--mermaid', 'print a Mermaid flowchart of the dependents (for a pull request)')
     .option('--json', 'print JSON: {targets, direct: {callers, importers, subtypes, tests}, transitive, affectedFiles, tests, risk, ...}')
-    .action((opts: ChangeOpts & { mermaid?: boolean }) => {
+    .action((opts: ChangeOpts & { mermaid?: boolean; changeType: string }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, MAX_IMPACT_DEPTH);
+      if (!(CHANGE_TYPES as readonly string[]).includes(opts.changeType)) {
+        throw new CgError('usage', `Unknown --change-type "${opts.changeType}"`, `Use one of: ${CHANGE_TYPES.join(', ')}.`);
+      }
       const { root, db, freshness } = openIndex(opts.repo);
       try {
-        const res = blastRadius(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p), loadConfig(root).warnings.lowConfidence);
+        const res = blastRadius(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p),
+          { changeType: opts.changeType as ChangeType, lowConfidence: loadConfig(root).warnings.lowConfidence });
         emit(opts, { ...res, freshness }, (r) => (opts.mermaid ? renderBlastMermaid(r) : `${renderImpact(r)}\n${freshnessLine(freshness)}`));
       } finally {
         db.close();

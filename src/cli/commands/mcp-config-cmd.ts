@@ -3,6 +3,7 @@ import { findRoot } from '../../repo/root.js';
 import { CLIENTS, clientConfig, type Client } from '../../mcp/client-config.js';
 import { emit } from '../output.js';
 import { usageError } from '../args.js';
+import { DEFAULT_TOOLSETS, parseToolsets } from '../../mcp/registry.js';
 
 export function registerMcpConfig(program: Command): void {
   program
@@ -10,12 +11,18 @@ export function registerMcpConfig(program: Command): void {
     .description(`print the MCP configuration that runs \`cg serve\` for this repository: ${CLIENTS.join(', ')} (default claude)`)
     .argument('[client]', CLIENTS.join(' | '), 'claude')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option('--toolsets <list>', 'the toolsets the server offers: default, codegrapher, bombe, codemem, all (comma-separated)', DEFAULT_TOOLSETS.join(','))
     .option('--json', 'print JSON: {client, file, json, command}')
-    .action((client: string, opts: { repo?: string; json?: boolean }) => {
+    .action(async (client: string, opts: { repo?: string; json?: boolean; toolsets: string }) => {
       if (!(CLIENTS as readonly string[]).includes(client)) {
         throw usageError(`Unknown MCP client "${client}"`, `Use one of: ${CLIENTS.join(', ')}.`);
       }
-      const cfg = clientConfig(client as Client, findRoot(opts.repo ?? process.cwd()));
+      const toolsets = parseToolsets(opts.toolsets);
+      // The tools are declared with the server: loaded here only to check the names.
+      await import('../../mcp/tools/index.js');
+      const { toolsFor } = await import('../../mcp/registry.js');
+      toolsFor(toolsets);
+      const cfg = clientConfig(client as Client, findRoot(opts.repo ?? process.cwd()), toolsets);
       emit(opts, cfg, (c) => [
         ...(c.command ? ['# install with:', c.command, ''] : []),
         `# or put this in ${c.file}:`,

@@ -7,20 +7,21 @@ import { openIndexRecovering } from '../repo.js';
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description('what is indexed: files per language, partial parses, skipped files by reason, excluded secrets, freshness')
+    .description('what is indexed: files per language, partial parses, skipped files by reason, redacted or excluded secrets, freshness')
     .argument('[path]', 'repository (default: the one containing the current directory)')
     .option('--json', 'print JSON')
-    .action(async (dir: string | undefined, opts: { json?: boolean }) => {
+    .option('--secret-rules', 'also list the id of every secret rule (the JSON always has them)')
+    .action(async (dir: string | undefined, opts: { json?: boolean; secretRules?: boolean }) => {
       const { root, db, freshness } = await openIndexRecovering(dir);
       try {
-        emit(opts, { ...indexStatus(db, root), freshness }, render);
+        emit(opts, { ...indexStatus(db, root), freshness }, (s) => render(s, !!opts.secretRules));
       } finally {
         db.close();
       }
     });
 }
 
-function render(s: IndexStatus & { freshness: Freshness }): string {
+function render(s: IndexStatus & { freshness: Freshness }, listRules: boolean): string {
   const f = s.freshness;
   const out: string[] = [];
   out.push(`Repository: ${s.root}`);
@@ -45,10 +46,34 @@ function render(s: IndexStatus & { freshness: Freshness }): string {
     : v.status === 'unavailable' ? `Vectors: none. ${v.error} Until then queries rank by full-text and the graph.`
       : 'Vectors: off ("embeddings.enabled" is false in .codegraph/config.json)');
   out.push(`Skipped: ${s.skipped.total ? formatCounts(s.skipped.byReason) : 'nothing'}; ${plural(s.unsupportedFiles, 'file')} in no supported language`);
+  const r = s.secretRules;
+  out.push(r.enabled
+    ? `Secrets: ${r.ids.length} rules (gitleaks ${r.gitleaks.commit.slice(0, 10)} and cg's own), mode ${r.mode}${listRules ? '' : '; `cg status --secret-rules` lists them'}`
+    : 'Secrets: not scanned ("secrets.enabled" is false in .codegraph/config.json)');
+  if (listRules) out.push(...wrap(r.ids.join(' '), 100).map((l) => `  ${l}`));
+  if (s.redactedSecrets.length) {
+    out.push(`Redacted credentials (${s.redactedSecrets.length}; their files are indexed without them):`);
+    for (const e of s.redactedSecrets) out.push(`  ${e.path}:${e.line}  ${e.rule}  ${e.fingerprint}`);
+  }
   if (s.excludedSecrets.length) {
     out.push(`Excluded because they look like they hold credentials (${s.excludedSecrets.length}):`);
     for (const e of s.excludedSecrets) out.push(`  ${e.path}:${e.line}  ${e.rule}  ${e.fingerprint}`);
+  }
+  if (s.redactedSecrets.length || s.excludedSecrets.length) {
     out.push('  A false positive? Add its fingerprint (or the path) to .cgsecrets and run `cg index`.');
   }
   return out.join('\n');
+}
+
+/** Words joined into lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.split(' ')) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  return line ? [...lines, line] : lines;
 }

@@ -108,9 +108,11 @@ const DIAGNOSTIC = /^(\S.*?):(\d+):(\d+): (error|warning|fatal error): /;
  * every language module into a text parser).
  */
 export const GENERIC_EXTENSIONS = ['.py', '.pyi', '.ts', '.mts', '.cts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.go', '.java',
-  '.php', '.phtml', '.rs', '.swift'];
+  '.php', '.phtml', '.rs', '.swift', '.c', '.h', '.cpp', '.cc', '.cxx', '.c++', '.hpp', '.hh', '.hxx', '.h++', '.ipp', '.tpp',
+  '.cs', '.rb', '.rake', '.gemspec', '.dart', '.kt', '.kts', '.scala', '.sc', '.lua', '.ex', '.exs', '.sh', '.bash', '.hs'];
 // The fallback: a supported extension, then a line as tools write one. Longer extensions first (`.tsx` before `.ts`).
-const GENERIC_LOCATION = new RegExp(`\\.(${[...GENERIC_EXTENSIONS].sort((a, b) => b.length - a.length).map((e) => e.slice(1)).join('|')})`
+const GENERIC_LOCATION = new RegExp(`\\.(${[...GENERIC_EXTENSIONS].sort((a, b) => b.length - a.length)
+  .map((e) => e.slice(1).replace(/[+]/g, '\\+')).join('|')})`
   + '(?::(\\d+)(?::(\\d+))?|\\((\\d+)(?:, ?(\\d+))?\\)|"?,? line (\\d+)| on line (\\d+)|#L(\\d+))', 'g');
 
 const isIndented = (line: string): boolean => /^[\s|+]/.test(line);
