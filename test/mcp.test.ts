@@ -133,6 +133,19 @@ describe('cg serve on the Python fixture', () => {
     expect((await call(s, 'file_context', { file_path: `${root}/shop/util.py` })).body.file_path).toBe('shop/util.py');
   });
 
+  it('get_references names registrations, fired events and data access, and warns about weak relations', async () => {
+    const route = await call(s, 'get_references', { symbol_name: 'show_sale' });
+    expect(route.body.callers.map((c: any) => `${c.name} ${c.relation} ${c.target}`))
+      .toEqual(['GET, DELETE /sales/<int:sale_id> registers route:GET, DELETE /sales/<int:sale_id>']);
+    expect(route.body.reads.map((r: any) => `${r.name} ${r.target}`)).toEqual(['Sale table:sales']);
+    const event = await call(s, 'get_references', { symbol_name: 'on_sold', direction: 'callers' });
+    expect(event.body.callers.map((c: any) => `${c.name} ${c.relation}`)).toEqual(['shop.admin registers', 'sell fires']);
+    // `sell` fires 'sold' on some object: joined with the registration by name only, below the 0.7 threshold.
+    expect(event.body.warnings).toEqual([expect.stringMatching(/^1 of 2 relation\(s\) in this answer have a confidence of 70 % or less/)]);
+    const override = await call(s, 'get_references', { symbol_name: 'SaleProduct.save', direction: 'supers' });
+    expect(override.body.supers.map((c: any) => `${c.name} ${c.relation}`)).toEqual(['Base.save overrides']);
+  });
+
   it('status reports coverage, skipped files, secrets, pending records, the model and freshness', async () => {
     const a = await call(s, 'status', { detailed: true });
     expect(a.isError).toBe(false);
