@@ -36,6 +36,16 @@ beforeAll(async () => {
       '<?php', "add_action('init', 'on_init');", "function on_init() { return 1; }",
       "function boot() { do_action('init'); }", '',
     ].join('\n'),
+    // Overloads: each override goes to the supertype method of its own shape.
+    'src/Shapes.java': [
+      'interface Shape {', '  double area();', '  double area(double scale);', '}', '',
+      'class Square implements Shape {', '  public double area() { return 1; }', '  public double area(double scale) { return scale; }', '}', '',
+    ].join('\n'),
+    'Sources/Coder.swift': [
+      'protocol Coder {', '    func decode(_ data: String) -> Int', '    func decode(_ data: String, using base: Int) -> Int', '}', '',
+      'struct HexCoder: Coder {', '    func decode(_ data: String) -> Int { return 0 }',
+      '    func decode(_ data: String, radix: Int) -> Int { return radix }', '}', '',
+    ].join('\n'),
     'tests/test_users.py': [
       'from app.users import User, greet', '', '',
       'def test_greet():', '    assert greet(User()) == "hi x"', '',
@@ -66,6 +76,18 @@ describe('overrides in answers', () => {
   it('impact of an overridden method lists the overriding one', () => {
     const res = blastRadius(db, { symbols: ['User.display_name'] }, 1, same);
     expect(res.direct.subtypes.map((d) => `${d.symbol} ${d.relation}`)).toEqual(['AdminUser.display_name overrides']);
+  });
+});
+
+describe('overrides of overloaded methods', () => {
+  const overrides = (file: string) => (db.prepare(`SELECT s.qualified_name || ':' || s.start_line || ' -> ' || d.qualified_name || ':' || d.start_line
+    FROM edges e JOIN symbols s ON s.id = e.src_id JOIN symbols d ON d.id = e.dst_id JOIN files f ON f.id = s.file_id
+    WHERE e.kind = 'overrides' AND f.path = ? ORDER BY s.start_line`).pluck().all(file) as string[]);
+  it('link each overload to the supertype method with as many parameters', () => {
+    expect(overrides('src/Shapes.java')).toEqual(['Square.area:7 -> Shape.area:2', 'Square.area:8 -> Shape.area:3']);
+  });
+  it('in Swift, only to a method with the same argument labels (decode(_:radix:) overrides nothing)', () => {
+    expect(overrides('Sources/Coder.swift')).toEqual(['HexCoder.decode:7 -> Coder.decode:2']);
   });
 });
 

@@ -127,6 +127,7 @@ export const swift: LanguageSpec = {
   annotationTypes: ['attribute'],
   selfNames: ['self', 'Self'],
   bareCallsReachMembers: true,
+  argumentLabels: true,
   visibility,
   definitionModifiers,
   // `#if` lines, macros, raw strings and syntax newer than the grammar, rewritten in place (swift-source.ts).

@@ -152,6 +152,8 @@ export interface LanguageSpec {
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */
   bareCallsReachMembers?: boolean;
+  /** Parameters have argument labels that are part of a method's name (Swift's `decode(_:using:)`). */
+  argumentLabels?: boolean;
   /**
    * The type a function returns (its first result), as written in its signature: `*Client` for
    * `func NewClient(c Conn) (*Client, error)`. Lets `x := NewClient(c); x.Close()` resolve.

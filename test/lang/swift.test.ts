@@ -338,10 +338,10 @@ describe('swift language entry', () => {
 });
 
 describe('swift: overrides', () => {
-  it("links each method to the one it overrides: conformances and overrides, initializers included", () => {
+  it("links each method to the one it overrides: conformances and overrides, with the same argument labels", () => {
     expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
       'Entity.save -> Storable.save 0.903',
-      'Product.init -> Entity.init 0.903',
+      // Product.init(name:price:) is not Entity.init(id:): labels are part of a Swift method's name (it calls super.init).
     ]);
   });
 });
