@@ -44,7 +44,7 @@ beforeAll(async () => {
     'Sources/Coder.swift': [
       'protocol Coder {', '    func decode(_ data: String) -> Int', '    func decode(_ data: String, using base: Int) -> Int', '}', '',
       'struct HexCoder: Coder {', '    func decode(_ data: String) -> Int { return 0 }',
-      '    func decode(_ data: String, radix: Int) -> Int { return radix }', '}', '',
+      '    func decode(_ data: String, radix: Int) -> Int { return radix }', '    func kind() -> Any.Type { return HexCoder.self }', '}', '',
     ].join('\n'),
     'tests/test_users.py': [
       'from app.users import User, greet', '', '',
@@ -88,6 +88,10 @@ describe('overrides of overloaded methods', () => {
   });
   it('in Swift, only to a method with the same argument labels (decode(_:radix:) overrides nothing)', () => {
     expect(overrides('Sources/Coder.swift')).toEqual(['HexCoder.decode:7 -> Coder.decode:2']);
+  });
+  it('a Swift metatype (HexCoder.self) is not a read of a field named self', () => {
+    expect(db.prepare(`SELECT COUNT(*) FROM edges e JOIN symbols s ON s.id = e.src_id JOIN files f ON f.id = s.file_id
+      WHERE e.kind = 'reads' AND f.path = 'Sources/Coder.swift'`).pluck().get()).toBe(0);
   });
 });
 

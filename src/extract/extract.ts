@@ -874,7 +874,8 @@ class FileExtractor {
         const sym = accessor(node);
         if (sym < 0) continue;
         const parts = memberParts(node);
-        if (!parts) continue;
+        // `User.self` (Swift's metatype) names the type, not a field.
+        if (!parts || (parts.receiver !== null && this.spec.selfNames.includes(parts.name))) continue;
         if (parts.receiver === null) {
           const field = this.fieldOfEnclosingType(parts.name, sym, scopes);
           if (field) add({ ...base(node, sym), kind, what: 'field', name: parts.name, receiver: field, receiverType: null });
