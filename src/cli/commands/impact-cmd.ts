@@ -56,10 +56,11 @@ export function registerImpact(program: Command): void {
   changeOptions(program
     .command('impact')
     .description('what a change can break: dependents by relation and depth, affected files, tests, a risk summary'))
-    .option('--change-type <type>', 'signature: the call sites break; behavior: callers and the tests that reach them; '
-      + 'delete: every reference, imports and subtypes included; any: every relation, and imports of the enclosing class or module', 'any')
+    .option('--change-type <type>', 'signature: the call sites, overrides and registrations break; behavior: callers, '
+      + 'registrations, readers and writers, and the tests that reach them; delete: every reference, imports, subtypes and '
+      + 'overrides included; any: every relation, and imports of the enclosing class or module', 'any')
     .option('--mermaid', 'print a Mermaid flowchart of the dependents (for a pull request)')
-    .option('--json', 'print JSON: {targets, direct: {callers, importers, subtypes, tests}, transitive, affectedFiles, tests, risk, ...}')
+    .option('--json', 'print JSON: {targets, direct: {callers, importers, subtypes, registrations, dataAccess, tests}, transitive, affectedFiles, tests, risk, warnings, ...}')
     .action((opts: ChangeOpts & { mermaid?: boolean; changeType: string }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, MAX_IMPACT_DEPTH);
       if (!(CHANGE_TYPES as readonly string[]).includes(opts.changeType)) {

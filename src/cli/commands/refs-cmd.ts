@@ -17,7 +17,7 @@ export function registerRefs(program: Command): void {
     .option('--depth <n>', 'levels to follow, 1-5', '1')
     .option('--file <glob>', 'pick the symbol among those in files matching this glob')
     .option('--repo <dir>', 'repository (default: the one containing the current directory)')
-    .option('--json', 'print JSON: {target, callers: [...], callees: [...], freshness}')
+    .option('--json', 'print JSON: {target, callers, callees, subtypes?, supertypes?, readers?, writers?, reads?, writes?, warnings, freshness}')
     .action(async (ref: string, opts: { callers?: boolean; callees?: boolean; both?: boolean; hierarchy?: boolean; depth: string; file?: string;
       repo?: string; json?: boolean }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, 5);
