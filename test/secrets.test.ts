@@ -223,6 +223,7 @@ describe('no way around the choke point', () => {
     'src/store/db.ts', 'src/repo/head.ts', 'src/repo/hooks.ts', 'src/snapshot/manifest.ts', 'src/lang/loader.ts',
     'src/vectors/model.ts', 'src/vectors/static.ts', 'src/vectors/store.ts', 'src/secrets/rules.ts',
     'src/retrieve/ranker.ts', // the learned ranker's model file
+    'src/retrieve/recorded.ts', // cg's own .codegraph/signals.json (paths and lines a recorded run named)
     'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);
 

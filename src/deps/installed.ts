@@ -1,3 +1,4 @@
+import { readScrubbed } from '../secrets/read.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -55,8 +56,8 @@ export class InstalledTree {
     if (!this.texts.has(rel)) {
       let text: string | null;
       try {
-        const abs = path.join(this.root, rel);
-        text = fs.statSync(abs).size <= MAX_READ_BYTES ? fs.readFileSync(abs, 'utf8') : null;
+        // Through the redacting reader: installed packages are files of the repository's tree too.
+        text = fs.statSync(path.join(this.root, rel)).size <= MAX_READ_BYTES ? readScrubbed(this.root, rel) : null;
       } catch {
         text = null;
       }

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { readScrubbed } from '../secrets/read.js';
 import path from 'node:path';
 
 /**
@@ -71,12 +71,9 @@ export function readManifests(root: string, paths: string[]): Manifests {
     const base = path.posix.basename(rel);
     const reader = READERS[base] ?? (/^requirements[\w.-]*\.txt$/.test(base) ? requirements : null);
     if (!reader) continue;
-    let text: string;
-    try {
-      text = fs.readFileSync(path.join(root, rel), 'utf8');
-    } catch {
-      continue;
-    }
+    // Through the redacting reader: a manifest can carry a registry token or a credentialed URL.
+    const text = readScrubbed(root, rel);
+    if (text === null) continue;
     try {
       reader(text, rel, out);
       out.files.push(rel);
