@@ -11,7 +11,7 @@ import { VectorStore } from '../src/vectors/store.js';
 import { copyFixture, git, runCg, tempDir } from './helpers.js';
 
 /** An answer's warnings less those about the graph (low-confidence relations, partial files: src/graph/warnings.ts). */
-const notAboutGraph = (ws: string[]) => ws.filter((w) => !/relation\(s\) in this answer|parsed partially/.test(w));
+const notAboutGraph = (ws: string[]) => ws.filter((w) => !/relation\(s\) in this answer|indexed partially/.test(w));
 
 // The index's vectors: one file per generation named in meta, embedded incrementally by text hash,
 // re-embedded (never mixed) when the model changes, and optional: without a model the index is
