@@ -37,6 +37,8 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['analyze'], load: async () => (await import('./commands/analyze-cmd.js')).registerAnalyze },
   { names: ['check'], load: async () => (await import('./commands/check-cmd.js')).registerCheck },
   { names: ['view', 'export'], load: async () => (await import('./commands/view-cmd.js')).registerView },
+  { names: ['signal'], load: async () => (await import('./commands/signal-cmd.js')).registerSignal },
+  { names: ['deps'], load: async () => (await import('./commands/deps-cmd.js')).registerDeps },
 ];
 
 /** Every top-level command name, in help order. */
