@@ -7,11 +7,12 @@
 //   update    append a function to one file, then `cg update` (optave: `codegraph build`, incremental);
 //             then the edit undone and applied again: two samples per round
 //
-// Tools: `head` is this checkout (or --head CG_CHECKOUT); `base` another built checkout of cg (e.g. a worktree of main, to
-// measure a change against); `optave` the `codegraph` binary of @optave/codegraph when given. Each
-// tool gets its own clone of the repository (both keep their index in .codegraph/). Rounds alternate
-// the tools (rotating which goes first); the figures are medians, and the ratios come from this run
-// only (the machine's speed drifts between runs).
+// Tools: `head` is this checkout (or --head CG_CHECKOUT); `base` another built checkout of cg (e.g. a
+// worktree of main, to measure a change against); `optave` the `codegraph` binary of @optave/codegraph
+// when given. Each tool gets its own clone of the repository (both keep their index in .codegraph/).
+// Rounds alternate the tools (rotating which goes first); the figures are medians (the upper middle of
+// an even count, eval/lib/metrics.mjs), and the ratios come from this run only (the machine's speed
+// drifts between runs).
 //
 // Usage: node eval/bench-startup.mjs --repo GIT_REPO [--head CG_CHECKOUT] [--base CG_CHECKOUT] [--optave CODEGRAPH_BIN]
 //          [--file PATH_IN_REPO] [--symbol NAME] [--runs 5] [--label NAME] [--out eval/results/bench-startup.json]
@@ -23,6 +24,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { median } from './lib/metrics.mjs';
+import { saveResult } from './lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -39,10 +42,6 @@ const out = opt('--out', path.join(here, 'results', 'bench-startup.json'));
 
 const git = (dir, ...a) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...a],
   { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 }).trim();
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const ms = (x) => Math.round(x);
 
 const cg = (checkout) => ({
@@ -123,14 +122,6 @@ const result = {
   medianMs: medians, ratios, samplesMs: Object.fromEntries(tools.map(([n]) => [n, Object.fromEntries(Object.entries(samples[n])
     .map(([k, xs]) => [k, xs.map(ms)]))])),
 };
-fs.mkdirSync(path.dirname(out), { recursive: true });
-let all = {};
-try {
-  all = JSON.parse(fs.readFileSync(out, 'utf8'));
-} catch {
-  /* first run */
-}
-all[label] = result;
-fs.writeFileSync(out, `${JSON.stringify(all, null, 2)}\n`);
+saveResult(out, label, result);
 console.log(JSON.stringify({ medianMs: medians, ratios }, null, 2));
 fs.rmSync(scratch, { recursive: true, force: true });
