@@ -106,7 +106,8 @@ export function registerContext(program: Command): void {
     });
 }
 
-function renderContext(r: ContextBundle): string {
+/** `cg context`'s text: what an agent reading the bundle sees (eval/token-savings.mjs counts it). */
+export function renderContext(r: ContextBundle): string {
   const out = [`# ${r.summary}`];
   if (r.relationships.length) out.push('', '## Relations', ...r.relationships.map((x) => `- ${x}`));
   for (const f of r.files) out.push('', `## ${f.path} (${f.form})`, f.text);
