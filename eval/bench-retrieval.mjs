@@ -41,6 +41,7 @@ if (!fs.existsSync(corpus)) {
 const { buildIndex } = await import('../dist/indexer/build.js');
 const { openReader } = await import('../dist/store/db.js');
 const { runQuery } = await import('../dist/retrieve/query.js');
+const { DEFAULT_RANKER_FILE, parseModel } = await import('../dist/retrieve/ranker.js');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
@@ -98,15 +99,19 @@ console.log(`index (median of ${runs}): in-process ${ms(ix.inProcessMs)} (embedd
 // ---- warm queries -----------------------------------------------------------------------------
 const db = openReader(root);
 const bm = bm25Index(root, pool(root, { tests: false }));
-const timings = { hybrid: [], lexical: [], bm25: [] };
+const timings = { learned: [], hybrid: [], lexical: [], bm25: [] };
 for (const q of queries) {
-  await runQuery(db, root, { text: q });
+  await runQuery(db, root, { text: q, preset: 'learned' });
+  await runQuery(db, root, { text: q, preset: 'hybrid' });
   await runQuery(db, root, { text: q, preset: 'lexical' });
 }
 for (let r = 0; r < rounds; r++) {
   for (const q of queries) {
     let t = performance.now();
-    await runQuery(db, root, { text: q });
+    await runQuery(db, root, { text: q, preset: 'learned' });
+    timings.learned.push(performance.now() - t);
+    t = performance.now();
+    await runQuery(db, root, { text: q, preset: 'hybrid' });
     timings.hybrid.push(performance.now() - t);
     t = performance.now();
     await runQuery(db, root, { text: q, preset: 'lexical' });
@@ -120,6 +125,15 @@ db.close();
 const qs = Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, { medianMs: median(v), p95Ms: p95(v), n: v.length }]));
 for (const [k, v] of Object.entries(qs)) console.log(`query ${k.padEnd(8)} median ${ms(v.medianMs)}, p95 ${ms(v.p95Ms)} (n=${v.n})`);
 console.log(`hybrid / BM25: median x${(qs.hybrid.medianMs / qs.bm25.medianMs).toFixed(1)}, p95 x${(qs.hybrid.p95Ms / qs.bm25.p95Ms).toFixed(1)}`);
+
+// ---- the learned ranker's model load: read, parse and check the shipped file, as the first query of a process does
+const modelLoad = [];
+for (let r = 0; r < 7; r++) {
+  const t = performance.now();
+  parseModel(JSON.parse(fs.readFileSync(DEFAULT_RANKER_FILE, 'utf8')));
+  modelLoad.push(performance.now() - t);
+}
+console.log(`ranker model load: median ${ms(median(modelLoad))}, max ${ms(Math.max(...modelLoad))} (${(fs.statSync(DEFAULT_RANKER_FILE).size / 1024).toFixed(0)} KiB)`);
 
 // ---- cold CLI queries ---------------------------------------------------------------------------
 const cold = [];
@@ -140,7 +154,7 @@ console.log(`cold \`cg query\` (process start, model load, query): median ${ms(m
 const report = {
   date: new Date().toISOString(), machine: `${os.cpus()[0].model}, ${os.availableParallelism()} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
   node: process.version, corpus, files: files.length, loc, queries: queries.length, runs, rounds,
-  index: ix, query: qs, cold: { hybridMedianMs: median(cold), lexicalMedianMs: median(coldLexical) },
+  index: ix, query: qs, rankerLoad: { medianMs: median(modelLoad), maxMs: Math.max(...modelLoad) }, cold: { hybridMedianMs: median(cold), lexicalMedianMs: median(coldLexical) },
 };
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);

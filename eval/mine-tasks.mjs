@@ -119,10 +119,10 @@ export function cleanDescription(message, fileWords) {
   return d.trim();
 }
 
-const words = (s) => (s.replace(/\[(file|url)\]/g, ' ').match(/[A-Za-z][A-Za-z'_-]*/g) ?? []);
+export const words = (s) => (s.replace(/\[(file|url)\]/g, ' ').match(/[A-Za-z][A-Za-z'_-]*/g) ?? []);
 
 /** Every path of the parent tree and every run of its segments (directories, suffixes, file names): what becomes [file]. */
-function treeWords(dir, commit) {
+export function treeWords(dir, commit) {
   const out = new Set();
   for (const p of git(dir, 'ls-tree', '-r', '--name-only', commit).split('\n').filter(Boolean)) {
     // Every contiguous run of segments: the path, its suffixes, its directories and theirs (`helper/css`).
@@ -237,9 +237,55 @@ function functionsEdited(dir, parent, sha, language, file, status, newPath) {
   return [...out].sort();
 }
 
-/** The commits of one repository that qualify (§3.1), with everything a task needs. */
-function candidatesOf(dir, cfg) {
-  const log = git(dir, 'log', '--no-merges', `--since=${cfg.since}`, '--format=%H%x00%P%x00%an%x00%ae%x00%cI%x00%B%x1e', 'HEAD');
+/**
+ * Every non-merge commit's changed files in a range, as the per-commit diff-tree calls of candidatesOf
+ * give them (rename detection on): sha -> { entries: [{ add, del, old, path }], status: Map(path -> A/M/D/R...) }.
+ */
+export function changesOf(dir, range) {
+  const out = new Map();
+  const log = git(dir, 'log', '--no-merges', '-z', '-M', '--raw', '--numstat', '--format=%x01%H', range);
+  for (const chunk of log.split('\x01')) {
+    if (!chunk) continue;
+    const tokens = chunk.split('\0').map((t) => t.replace(/^\n/, ''));
+    const entries = [];
+    const status = new Map();
+    for (let i = 1; i < tokens.length; i++) {
+      const t = tokens[i];
+      if (!t) continue;
+      if (t.startsWith(':')) {
+        // ":mode mode oid oid STATUS" then the path, or for renames and copies the old and the new path.
+        const st = t.split(' ').at(-1);
+        if (/^[RC]/.test(st)) {
+          status.set(tokens[i + 2], st[0]);
+          i += 2;
+        } else {
+          status.set(tokens[i + 1], st[0]);
+          i += 1;
+        }
+        continue;
+      }
+      const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(t);
+      if (!m) continue;
+      const [add, del] = [Number(m[1]) || 0, Number(m[2]) || 0];
+      if (m[3] === '') {
+        entries.push({ add, del, old: tokens[i + 1], path: tokens[i + 2] });
+        i += 2;
+      } else entries.push({ add, del, old: m[3], path: m[3] });
+    }
+    out.set(tokens[0], { entries, status });
+  }
+  return out;
+}
+
+/**
+ * The commits of one repository that qualify (§3.1), with everything a task needs: those since
+ * cfg.since on HEAD, or those of cfg.range (`A..B`, for the training corpus's windows).
+ */
+export function candidatesOf(dir, cfg) {
+  const which = cfg.range ? [cfg.range] : [`--since=${cfg.since}`, 'HEAD'];
+  const log = git(dir, 'log', '--no-merges', '--format=%H%x00%P%x00%an%x00%ae%x00%cI%x00%B%x1e', ...which);
+  // A range's changes are read in one `git log` rather than two `git diff-tree` a commit (the training corpus reads hundreds of repositories).
+  const bulk = cfg.range ? changesOf(dir, cfg.range) : null;
   const out = [];
   for (const rec of log.split('\x1e')) {
     const [sha, parents, author, email, date, body] = rec.replace(/^\n/, '').split('\0');
@@ -249,25 +295,32 @@ function candidatesOf(dir, cfg) {
     const subject = message.split('\n')[0];
     if (isChore(subject)) continue;
     const parent = parents;
-    let files;
-    try {
-      files = git(dir, 'diff-tree', '--no-commit-id', '-r', '-M', '--numstat', '-z', parent, sha);
-    } catch {
-      continue; // an object the mirror does not hold (its largest files may be absent): skip the commit
+    let entries;
+    let status;
+    if (bulk) {
+      if (!bulk.has(sha)) continue;
+      ({ entries, status } = bulk.get(sha));
+    } else {
+      let files;
+      try {
+        files = git(dir, 'diff-tree', '--no-commit-id', '-r', '-M', '--numstat', '-z', parent, sha);
+      } catch {
+        continue; // an object the mirror does not hold (its largest files may be absent): skip the commit
+      }
+      // numstat -z: "add\tdel\tpath\0" or, for renames, "add\tdel\t\0old\0new\0".
+      entries = [];
+      const parts = files.split('\0');
+      for (let i = 0; i < parts.length; i++) {
+        if (!parts[i]) continue;
+        const [add, del, p] = parts[i].split('\t');
+        if (p === '') {
+          entries.push({ add: Number(add) || 0, del: Number(del) || 0, old: parts[i + 1], path: parts[i + 2] });
+          i += 2;
+        } else entries.push({ add: Number(add) || 0, del: Number(del) || 0, old: p, path: p });
+      }
+      status = new Map(git(dir, 'diff-tree', '--no-commit-id', '-r', '-M', '--name-status', parent, sha).split('\n').filter(Boolean)
+        .map((l) => l.split('\t')).map((f) => [f.at(-1), f[0][0]]));
     }
-    // numstat -z: "add\tdel\tpath\0" or, for renames, "add\tdel\t\0old\0new\0".
-    const entries = [];
-    const parts = files.split('\0');
-    for (let i = 0; i < parts.length; i++) {
-      if (!parts[i]) continue;
-      const [add, del, p] = parts[i].split('\t');
-      if (p === '') {
-        entries.push({ add: Number(add) || 0, del: Number(del) || 0, old: parts[i + 1], path: parts[i + 2] });
-        i += 2;
-      } else entries.push({ add: Number(add) || 0, del: Number(del) || 0, old: p, path: p });
-    }
-    const status = new Map(git(dir, 'diff-tree', '--no-commit-id', '-r', '-M', '--name-status', parent, sha).split('\n').filter(Boolean)
-      .map((l) => l.split('\t')).map((f) => [f.at(-1), f[0][0]]));
     const set = entries.filter((e) => counted(cfg, e.path) || counted(cfg, e.old));
     if (set.length < 1 || set.length > 6) continue;
     const kindOf = (e) => status.get(e.path) ?? 'M';
@@ -285,7 +338,7 @@ function candidatesOf(dir, cfg) {
   return out;
 }
 
-function taskOf(repo, cfg, c) {
+export function taskOf(repo, cfg, c) {
   const filesEdited = c.set.filter((e) => c.kindOf(e) !== 'A').map((e) => e.old).sort();
   const sourceEdited = c.existingSource.map((e) => e.old).sort();
   const added = c.set.filter((e) => c.kindOf(e) === 'A').map((e) => e.path).sort();
@@ -315,6 +368,14 @@ function taskOf(repo, cfg, c) {
   };
 }
 
+/** §3.2: the candidate's cleaned description, its file names and paths as [file] (those of its parent's tree and of its change set). */
+export function describe(c) {
+  const fileWords = treeWords(c.dir, c.parent);
+  for (const e of c.set) fileWords.add(e.path).add(e.old).add(path.posix.basename(e.path));
+  c.description = cleanDescription(c.message, fileWords);
+  return c;
+}
+
 /** §3.3: candidates by date in 10 equal-count buckets, the best-scoring of each. */
 function choose(cands, n) {
   const sorted = [...cands].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.sha < b.sha ? -1 : 1));
@@ -331,9 +392,7 @@ function choose(cands, n) {
 export function mineRepo(repo, dir, cfg, n = 10) {
   const cands = candidatesOf(dir, cfg);
   for (const c of cands) {
-    const fileWords = treeWords(c.dir, c.parent);
-    for (const e of c.set) fileWords.add(e.path).add(e.old).add(path.posix.basename(e.path));
-    c.description = cleanDescription(c.message, fileWords);
+    describe(c);
     c.score = score(c);
   }
   const usable = cands.filter((c) => words(c.description).length >= 8);

@@ -141,11 +141,19 @@ describe('runQuery', () => {
     expect(tight.truncated_by).toBe('budget');
   });
 
-  it('says when the place cap, not the budget, held places back', async () => {
+  // Twenty files that all match one task: more than the 12 places an answer holds. Indexed once, for two tests.
+  let carriers: string | null = null;
+  const carrierRepo = () => {
+    if (carriers) return carriers;
     const files: Record<string, string> = {};
     for (let i = 0; i < 20; i++) files[`shipping/carrier_${i}.py`] = `def quote_parcel_rate_${i}(parcel):\n    return parcel.weight * ${i + 1}\n`;
-    const repo = makeRepo(files);
-    expect(runCg(['index', '-q'], repo).code).toBe(0);
+    carriers = makeRepo(files);
+    expect(runCg(['index', '-q'], carriers).code).toBe(0);
+    return carriers;
+  };
+
+  it('says when the place cap, not the budget, held places back', async () => {
+    const repo = carrierRepo();
     const res = runCg(['query', 'quote the parcel rate', '--json'], repo).json;
     expect(res.files).toHaveLength(12);
     expect(res.tokens_used).toBeLessThan(res.token_budget / 2);
@@ -155,6 +163,22 @@ describe('runQuery', () => {
     expect(whole.truncated_by === null || whole.truncated_by === 'places').toBe(true);
     const tight = runCg(['query', 'quote the parcel rate', '--budget', '150'], repo);
     expect(tight.stdout).toContain('more did not fit: raise --budget');
+  });
+
+  it('lists further ranked files after the places while the budget allows', async () => {
+    const repo = carrierRepo();
+    const res = runCg(['query', 'quote the parcel rate', '--json'], repo).json;
+    const placed = new Set(res.files.map((e: { path: string }) => e.path));
+    // The 20 files all match: 12 come as places, the other 8 as paths, none twice.
+    expect(placed.size).toBe(12);
+    expect(res.more_files).toHaveLength(8);
+    expect(res.more_files.every((p: string) => !placed.has(p) && p.startsWith('shipping/carrier_'))).toBe(true);
+    expect(res.tokens_used).toBeLessThanOrEqual(res.token_budget);
+    expect(runCg(['query', 'quote the parcel rate'], repo).stdout).toContain(`more files, best first: ${res.more_files[0]}`);
+    // A budget the places fill leaves no room for more paths, and the answer stays within it.
+    const tight = runCg(['query', 'quote the parcel rate', '--json', '--budget', '300'], repo).json;
+    expect(tight.tokens_used).toBeLessThanOrEqual(300);
+    expect(tight.more_files.length).toBeLessThan(8);
   });
 
   it('follows calls and tests from the best match, and not at depth 0', async () => {

@@ -1,6 +1,7 @@
 // cg as a system under evaluation: a fresh index of the checkout (timed), then
-//   - the ranked file list: the files of `cg query`'s answer (budget 200k, 30 places) in order, then the
-//     rest of its ranked candidate files (rankCandidates), so MRR and recall@10 see as deep a list as BM25's 50;
+//   - the ranked file list: the files of `cg query`'s answer (budget 200k, 30 places) in order, its further
+//     files (more_files), then the rest of its ranked candidate files (rankCandidates), so MRR and
+//     recall@10 see as deep a list as BM25's 50;
 //   - symbols for function-level hits: the symbols of those answer entries;
 //   - bundles: `cg context` at the default budget and at 8,000 tokens.
 import fs from 'node:fs';
@@ -42,7 +43,8 @@ export function cgSystem(opts = {}) {
       const t = performance.now();
       const answer = await runQuery(db, dir, { ...q, text: task.description, budget: 200_000, maxRegions: 30 });
       const queryMs = performance.now() - t;
-      const files = [...answer.files.map((e) => e.path), ...(await rankCandidates(db, dir, { ...q, text: task.description })).ranked.map((r) => r.path)];
+      const files = [...answer.files.map((e) => e.path), ...answer.more_files,
+        ...(await rankCandidates(db, dir, { ...q, text: task.description })).ranked.map((r) => r.path)];
       const symbolsByFile = new Map();
       for (const e of answer.files) if (e.symbol) symbolsByFile.set(e.path, [...(symbolsByFile.get(e.path) ?? []), e.symbol]);
       const bundleOf = async (budget) => {

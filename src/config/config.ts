@@ -32,7 +32,7 @@ export interface Config {
   };
 }
 
-export const RANKING_PRESETS = ['hybrid', 'lexical', 'prd', 'spec004', 'rrf'] as const;
+export const RANKING_PRESETS = ['hybrid', 'lexical', 'prd', 'spec004', 'rrf', 'learned'] as const;
 export type RankingPreset = (typeof RANKING_PRESETS)[number];
 
 export const VECTOR_QUANTIZATIONS = ['i8', 'f16', 'f32'] as const;

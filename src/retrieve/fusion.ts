@@ -38,7 +38,9 @@ export interface FusionInput {
 }
 
 export function fuse(db: Database.Database, input: FusionInput): RankedFile[] {
-  const { preset, lexical } = input;
+  const { lexical } = input;
+  // 'learned' re-orders the hybrid fusion's ranking afterwards (src/retrieve/ranker.ts).
+  const preset = input.preset === 'learned' ? 'hybrid' : input.preset;
   if (preset === 'lexical' || (preset === 'hybrid' && input.vectors.files.size === 0)) return lexical;
   const byId = candidates(db, lexical, input.vectors);
   const best = Math.max(1e-9, ...input.vectors.files.values());

@@ -32,8 +32,16 @@ const COLLECTIONS = {
 
 export type CollectionName = keyof typeof COLLECTIONS;
 
+/** What a BM25 pass saw besides the scores, for the learned ranker's features (src/retrieve/features.ts). */
+export interface TermStats {
+  /** Each query term's idf over the collection (terms no document holds are left out). */
+  idf: Map<string, number>;
+  /** Per document: the sum of the idf of the query terms it holds. */
+  covered: Map<number, number>;
+}
+
 /** BM25 scores of every document in the collection that contains a query term, by key. */
-export function bm25(db: Database.Database, name: CollectionName, query: Map<string, number>, p: Bm25Params): Map<number, number> {
+export function bm25(db: Database.Database, name: CollectionName, query: Map<string, number>, p: Bm25Params, stats?: TermStats): Map<number, number> {
   const c: Collection = COLLECTIONS[name];
   const terms = JSON.stringify([...query.keys()]);
   const [n, avg] = db.prepare(`SELECT COUNT(*), AVG(len) FROM (${c.docs})`).raw().get() as [number, number | null];
@@ -49,6 +57,10 @@ export function bm25(db: Database.Database, name: CollectionName, query: Map<str
     const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
     const s = query.get(t)! * idf * (tf * (p.k1 + 1)) / (tf + p.k1 * (1 - p.b + (p.b * len) / avgLen));
     scores.set(key, (scores.get(key) ?? 0) + s);
+    if (stats) {
+      stats.idf.set(t, idf);
+      stats.covered.set(key, (stats.covered.get(key) ?? 0) + idf);
+    }
   }
   return scores;
 }

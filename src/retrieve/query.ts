@@ -5,9 +5,13 @@ import { scanSecrets } from '../secrets/scan.js';
 import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
 import { excerptFromLines, fileLines, regionsOf, type RankSource, type Region } from './regions.js';
-import { emptySignals, rankFiles, type RankedFile } from './rank.js';
+import { DEFAULT_LEXICAL, emptySignals, rankFiles, type RankedFile } from './rank.js';
+import type { TermStats } from './lexical.js';
+import { candidateFeatures, type Candidate } from './features.js';
+import { loadRanker, rerank } from './ranker.js';
 import { fuse } from './fusion.js';
 import { taskText } from './boilerplate.js';
+import { splitTask } from './task-split.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
@@ -22,6 +26,8 @@ export const MIN_BUDGET = 100;
 export const MAX_BUDGET = 200_000;
 export const MAX_QUERY_CHARS = 20_000;
 export const DEFAULT_MAX_REGIONS = 12;
+/** At most this many paths follow the places (more_files). */
+export const MAX_MORE_FILES = 30;
 /** Hops of calls and tests to follow: 0-3 for the PRD's max_depth, 4 for Bombe's expansion_depth. */
 export const MAX_DEPTH = 4;
 
@@ -71,6 +77,12 @@ export interface QueryEntry {
   confidence: number;
   /** What brought the place in: keyword, semantic, graph, signal (an execution signal) or named (an entry point). */
   sources: RankSource[];
+  /**
+   * With the learned preset: the calibrated probability that the task edits this place's file
+   * (src/retrieve/ranker.ts, fitted on training repositories); absent for places reached by calls or
+   * tests and under the other presets.
+   */
+  probability?: number;
 }
 
 export interface QueryResponse {
@@ -90,6 +102,12 @@ export interface QueryResponse {
   total_candidates: number;
   /** Places ranked before packing (the budget and the place cap decide how many of them are returned). */
   total_places: number;
+  /**
+   * Further ranked files, best first, as paths only: the files ranked after those the places came
+   * from, listed while the budget allows (a few tokens each, at most MAX_MORE_FILES), so an answer
+   * reaches as deep into a large repository as a plain file ranking would.
+   */
+  more_files: string[];
   stale_references: { path: string; line: number | null }[];
   /** The ranking preset used, and what it could not use (e.g. no vectors: the model is unavailable). */
   preset: RankingPreset;
@@ -122,49 +140,88 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
   const candidates = await rankCandidates(db, root, input);
-  const { preset, warnings, text } = candidates;
+  const { preset, warnings, text, signals } = candidates;
   const ranked = input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked;
   const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
-  const stale = (input.signals ?? []).filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
-  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places'> = {
+  const stale = signals.filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
+  const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places' | 'more_files'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
     total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
   if (!ranked.length && !named.length) {
-    return { ...base, status: 'empty_results', files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: 0,
+    return { ...base, status: 'empty_results', files: [], more_files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: 0,
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
   const top = ranked[0]?.score ?? 1;
   let regions: Region[] = [...named];
   for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, text, f.score / top));
-  regions.push(...signalRegions(db, input.signals ?? []));
+  regions.push(...signalRegions(db, signals));
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
   regions = dedupe(regions).sort((a, b) => b.score - a.score);
-  return { ...base, status: 'ok', total_places: regions.length, ...(await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions)) };
+  const packed = await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions);
+  const more = await moreFiles(ranked, packed.files, budget - packed.tokens_used);
+  return { ...base, status: 'ok', total_places: regions.length, ...packed, more_files: more.paths, tokens_used: packed.tokens_used + more.tokens };
+}
+
+/** The ranked files no place came from, in order, while their paths fit in `room` tokens. */
+async function moreFiles(ranked: RankedFile[], entries: QueryEntry[], room: number): Promise<{ paths: string[]; tokens: number }> {
+  const count = await tokenCounter();
+  const shown = new Set(entries.map((e) => e.path));
+  const paths: string[] = [];
+  // The field's own cost: `,"more_files":[]`.
+  let tokens = count(',"more_files":[]');
+  for (const r of ranked) {
+    if (paths.length >= MAX_MORE_FILES) break;
+    if (shown.has(r.path)) continue;
+    const cost = count(JSON.stringify(r.path)) + 1;
+    if (tokens + cost > room) break;
+    tokens += cost;
+    paths.push(r.path);
+  }
+  return paths.length ? { paths, tokens } : { paths, tokens: 0 };
 }
 
 /**
- * Files ranked by the preset's fusion of full-text, vectors and the graph, then raised by execution
- * signals and the cursor file. Without vectors (model unavailable, or switched off) the lexical and
- * graph signals still answer, with a warning that says why.
+ * Files ranked by the preset's fusion of full-text, vectors and the graph (re-ordered by the learned
+ * ranker under the `learned` preset), then raised by execution signals (those given, and those read
+ * from output pasted into the task) and the cursor file. Without vectors (model unavailable, or
+ * switched off) the lexical and graph signals still answer, with a warning that says why.
+ * `candidates`: the learned ranker's features of the files it re-ordered (train/dump-features.mjs).
  */
 export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
-  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string }> {
+  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[] }> {
   const config = loadConfig(root);
   const preset = input.preset ?? config.retrieval.preset;
   const warnings: string[] = [];
-  const { text, dropped } = taskText(db, input.text);
-  if (dropped) warnings.push(`${dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
-  const lexical = rankFiles(db, text);
+  const template = taskText(db, input.text);
+  if (template.dropped) warnings.push(`${template.dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
+  // Tracebacks and logs pasted into the task are execution signals, not words (src/retrieve/task-split.ts).
+  const split = splitTask(db, root, template.text);
+  const text = split.words;
+  const signals = [...(input.signals ?? []), ...split.signals];
+  if (split.outputLines) {
+    warnings.push(`${split.outputLines} line(s) of the query are execution output (a trace or log): read as `
+      + `${split.signals.filter((s) => s.exists).length} location(s) in the repository and left out of the words`);
+  }
+  const stats: TermStats = { idf: new Map(), covered: new Map() };
+  const lexical = rankFiles(db, text, DEFAULT_LEXICAL, stats);
   const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map(), byFile: new Map() }
     : await vectorMatches(db, config, text);
   if (vectors.warning) warnings.push(vectors.warning);
   const signalled = new Map<string, number>();
-  for (const s of input.signals ?? []) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
-  const fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
-  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text };
+  for (const s of signals) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
+  // The learned preset re-orders the hybrid fusion's best files (src/retrieve/ranker.ts).
+  let fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
+  let candidates: Candidate[] | undefined;
+  if (preset === 'learned') {
+    candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats });
+    const ranker = loadRanker();
+    if (ranker.ok) fused = rerank(ranker.model, candidates, fused);
+    else warnings.push(ranker.warning);
+  }
+  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text, candidates, signals };
 }
 
 /** Ranked files of the given languages only. */
@@ -322,6 +379,7 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       symbol_id: r.symbol?.id ?? null, path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
       signature: r.symbol?.signature || null, excerpt, score: round(Math.min(1, r.score / top)), rationale: r.rationale,
       confidence: round(confidenceOf(r.score / top)), sources: r.sources,
+      ...(r.probability !== undefined && { probability: round(r.probability) }),
     };
     const tokens = fits(entry, budget - used) ?? (entry.excerpt !== null ? fits((entry.excerpt = null, entry), budget - used) : null);
     if (tokens === null) {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { bm25, FILE_BM25, symbolSearch, UNIT_BM25 } from './lexical.js';
+import { bm25, FILE_BM25, symbolSearch, UNIT_BM25, type TermStats } from './lexical.js';
 import { tokenize } from './tokenize.js';
 
 /** Per-signal weights of the lexical ranking; each signal is scaled to [0, 1] by its best candidate. */
@@ -40,6 +40,11 @@ export interface RankedFile {
   units: { symbolId: number; score: number }[];
   /** The file's symbols nearest the task in meaning (vector search), best first, cosine relative to the best of all files. */
   near?: { symbolId: number; score: number }[];
+  /**
+   * The learned ranker's calibrated probability that the task edits this file (src/retrieve/ranker.ts);
+   * set for the files it re-ordered, absent for the others and under the other presets.
+   */
+  probability?: number;
 }
 
 export function emptySignals(): RankedFile['signals'] {
@@ -75,10 +80,13 @@ export function codeMentions(text: string): Set<string> {
   return out;
 }
 
-/** Non-test files ranked for a task description by whole-file BM25, FTS5 over their symbols, best-unit BM25 and code mentions. */
-export function rankFiles(db: Database.Database, text: string, weights: LexicalWeights = DEFAULT_LEXICAL): RankedFile[] {
+/**
+ * Non-test files ranked for a task description by whole-file BM25, FTS5 over their symbols, best-unit BM25
+ * and code mentions. `stats` receives what the whole-file pass saw of the query's terms (idf, coverage).
+ */
+export function rankFiles(db: Database.Database, text: string, weights: LexicalWeights = DEFAULT_LEXICAL, stats?: TermStats): RankedFile[] {
   const q = queryTerms(text);
-  const file = scaled(bm25(db, 'files', q, FILE_BM25));
+  const file = scaled(bm25(db, 'files', q, FILE_BM25, stats));
   const defs = scaled(symbolSearch(db, q));
   const unitScores = bm25(db, 'units', q, UNIT_BM25);
   const fileOf = new Map<number, number>();

@@ -19,6 +19,8 @@ export interface Region {
   score: number;
   /** What brought it in: words (keyword), meaning (semantic), the call graph (graph), an execution signal. */
   sources: RankSource[];
+  /** The learned ranker's calibrated probability that the task edits this region's file (RankedFile.probability). */
+  probability?: number;
 }
 
 export type RankSource = 'keyword' | 'semantic' | 'graph' | 'signal' | 'named';
@@ -61,7 +63,7 @@ export function regionsOf(db: Database.Database, file: RankedFile, text: string,
     .map((s) => ({ s, words: matched(s) })).filter((x) => x.words.length).sort((a, b) => b.words.length - a.words.length);
   if (defs.length) return [region(file, defs[0].s, `defines ${defs[0].s.qualifiedName}, matching ${quoted(defs[0].words)}`, score)];
   return [{ fileId: file.fileId, path: file.path, symbol: null, startLine: 1, endLine: 40, rationale: 'the file matches the task as a whole', score,
-    sources: fileSources(file) }];
+    sources: fileSources(file), probability: file.probability }];
 }
 
 /** The file's candidate symbols: lexically matching functions and symbols near in meaning, best first. */
@@ -79,7 +81,8 @@ function unitScores(file: RankedFile): [number, { score: number; lexical: number
 }
 
 function region(file: RankedFile, s: SymbolInfo, rationale: string, score: number, sources = fileSources(file)): Region {
-  return { fileId: file.fileId, path: file.path, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale, score, sources };
+  return { fileId: file.fileId, path: file.path, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale, score, sources,
+    probability: file.probability };
 }
 
 /** The retrieval sources that ranked a file: its words, its closeness in meaning, the graph around the other candidates. */

@@ -76,6 +76,7 @@ function render(r: QueryResponse): string {
     if (e.excerpt) out.push(e.excerpt.split('\n').map((l) => `    | ${l}`).join('\n'));
     else if (e.signature) out.push(`    ${e.signature}`);
   }
+  if (r.more_files.length) out.push(`more files, best first: ${r.more_files.join(', ')}`);
   out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, '--budget', DEFAULT_MAX_REGIONS)})` : ''}; `
     + `${r.total_candidates} candidate files of ${r.total_symbols} symbols`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
