@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { traverse, type Hop } from '../graph/traverse.js';
 import { edgesFrom, edgesTo, symbolById } from '../store/queries.js';
+import { enclosingFunctions } from './nesting.js';
 import type { Region } from './regions.js';
 
 /** How much a neighbour's score keeps per hop: related code matters, but less than what matched. */
@@ -9,12 +10,14 @@ const HOP_DECAY = 0.5;
 /**
  * Code one to three hops from the seed regions along calls (both ways), and the tests that exercise
  * them: what an agent changing the seeds needs next to them. Each gets the seed's score, decayed per
- * hop and by the edges' confidence, and a rationale naming the relation.
+ * hop and by the edges' confidence, and a rationale naming the relation. A closure that calls or is
+ * called comes as the function it lives in (src/retrieve/nesting.ts).
  */
 export function expandRegions(db: Database.Database, seeds: Region[], depth: number, taken: Set<number>): Region[] {
   if (depth <= 0) return [];
   const out = new Map<number, Region>();
-  const add = (id: number, score: number, rationale: string, wholeFile = false) => {
+  const add = (reached: number, score: number, rationale: string, wholeFile = false) => {
+    const id = enclosingFunctions(db, [reached]).get(reached) ?? reached;
     if (taken.has(id)) return;
     const prev = out.get(id);
     if (prev && prev.score >= score) return;

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { Allowlist } from '../secrets/allowlist.js';
 import { scanSecrets } from '../secrets/scan.js';
 import { symbolsWhere, type SymbolInfo } from '../store/queries.js';
+import { enclosingFunctions, matchOnTheirOwn } from './nesting.js';
 import { queryTerms, type RankedFile } from './rank.js';
 import { tokenize } from './tokenize.js';
 
@@ -46,7 +47,7 @@ export const MAX_REGION_LINES = 120;
 export function regionsOf(db: Database.Database, file: RankedFile, text: string, score: number): Region[] {
   const q = queryTerms(text);
   const matched = (s: SymbolInfo) => [...new Set(tokenize(`${s.qualifiedName} ${s.signature} ${s.doc ?? ''}`))].filter((t) => q.has(t));
-  const scored = unitScores(file);
+  const scored = foldNested(db, unitScores(file), q);
   const out: Region[] = [];
   for (const [id, u] of scored.slice(0, UNITS_PER_FILE)) {
     if (u.score < scored[0][1].score * UNIT_SHARE) break;
@@ -66,9 +67,16 @@ export function regionsOf(db: Database.Database, file: RankedFile, text: string,
     sources: fileSources(file), probability: file.probability }];
 }
 
+interface UnitScore {
+  score: number;
+  lexical: number;
+  cosine: number;
+}
+type UnitScores = [number, UnitScore][];
+
 /** The file's candidate symbols: lexically matching functions and symbols near in meaning, best first. */
-function unitScores(file: RankedFile): [number, { score: number; lexical: number; cosine: number }][] {
-  const m = new Map<number, { score: number; lexical: number; cosine: number }>();
+function unitScores(file: RankedFile): UnitScores {
+  const m = new Map<number, UnitScore>();
   const best = file.units[0]?.score || 1;
   for (const u of file.units) m.set(u.symbolId, { score: u.score / best, lexical: u.score / best, cosine: 0 });
   for (const n of file.near ?? []) {
@@ -76,6 +84,23 @@ function unitScores(file: RankedFile): [number, { score: number; lexical: number
     e.cosine = n.score;
     e.score += UNIT_VECTOR_WEIGHT * n.score;
     m.set(n.symbolId, e);
+  }
+  return [...m].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+}
+
+/**
+ * Nested functions that do not match the task on their own give their score to their enclosing
+ * function (src/retrieve/nesting.ts): the enclosing function scores the best of itself and them.
+ */
+function foldNested(db: Database.Database, scored: UnitScores, q: Map<string, number>): UnitScores {
+  const enclosing = enclosingFunctions(db, scored.map(([id]) => id));
+  if (!enclosing.size) return scored;
+  const own = matchOnTheirOwn(db, [...enclosing.keys()], q);
+  const m = new Map<number, UnitScore>();
+  for (const [id, u] of scored) {
+    const into = own.has(id) ? id : enclosing.get(id) ?? id;
+    const prev = m.get(into);
+    m.set(into, prev ? { score: Math.max(prev.score, u.score), lexical: Math.max(prev.lexical, u.lexical), cosine: Math.max(prev.cosine, u.cosine) } : u);
   }
   return [...m].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
 }
