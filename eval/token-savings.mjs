@@ -222,7 +222,7 @@ const md = [
   agentRow('cg context first', summary.context, summary.context.medianSaving),
   agentRow('codegraph_query first', summary.query, summary.query.medianSaving),
   '',
-  '| cg answer | median tokens | median files | gold files in it (recall) | untouched share of its files | found everything from the answer alone | empty answers |',
+  '| cg answer | median tokens | median files | gold files in it (recall) | untouched share of its files | found everything from the first places | empty answers |',
   '|---|---|---|---|---|---|---|',
   ...['context', 'query'].map((k) => `| ${k === 'context' ? '`cg context`' : '`codegraph_query`'} | ${summary[k].medianAnswerTokens} | ${summary[k].medianAnswerFiles} | ${num(summary[k].answerRecall)} | ${pct(summary[k].untouched)} | ${pct(summary[k].viaAnswer)} | ${summary[k].empty} |`),
   '',

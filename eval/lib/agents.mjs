@@ -26,72 +26,10 @@ export const WINDOW = 30;
 export const READ_PAGE = 2000;
 /** Lines of one grep's output shown (as a head_limit would): more matching files are not listed. */
 export const GREP_LIMIT = 100;
-export const MAX_TERMS = 8;
 
-// ---- the words an agent would grep ---------------------------------------------------------------
-
-// English stop words and the words commit messages use about any change (they say nothing about where).
-const SKIP = new Set((
-  'about above after again against also always another anything around because been before being below between both '
-  + 'cannot could does doing done down during each either else even every from further have having here itself just '
-  + 'many more most much must never only other over same should since some still such than that their them then there '
-  + 'these they this those through under until upon very were what when where which while will with within without '
-  + 'would your yours into onto instead already able '
-  + 'fix fixes fixed fixing bug bugs issue issues add adds added adding support supports supported allow allows allowed '
-  + 'make makes made use uses used using change changes changed update updates updated remove removes removed '
-  + 'improve improves improved handle handles handled handling correct correctly properly case cases test tests '
-  + 'feat refactor chore file files error errors work works working like need needs needed want new now way '
-  + 'code behavior behaviour problem problems possible thing things example examples default value values '
-  + 'note currently previously should').split(' '));
-
-/** Identifiers the description names as code: backticked, snake_case, camelCase, dotted or `::` parts. */
-function identifiers(text) {
-  const out = [];
-  for (const m of text.matchAll(/`([^`]+)`/g)) for (const w of m[1].split(/[^A-Za-z0-9_$]+/)) if (w.length > 2) out.push(w);
-  for (const w of text.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*/g) ?? []) {
-    const parts = w.split(/\.|::|->/);
-    for (const p of parts) if (p.length > 2 && (/_|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]/.test(p) || (parts.length > 1 && /[a-z]/.test(p)))) out.push(p);
-  }
-  return out;
-}
-
-/** A word cut to the part every inflection shares (grep matches substrings): "templates" -> "template", "caching" -> "cach". */
-function wordStem(w) {
-  if (w.length > 6 && w.endsWith('ies')) return w.slice(0, -3);
-  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
-  if (w.length > 5 && w.endsWith('ed')) return w.slice(0, -2);
-  if (w.length > 5 && w.endsWith('es')) return w.slice(0, -2);
-  if (w.length > 4 && w.endsWith('s') && !/(ss|us|is)$/.test(w)) return w.slice(0, -1);
-  return w;
-}
-
-/**
- * Up to MAX_TERMS grep patterns for a task, as a careful agent picks them: the identifiers it names
- * first (in order), then the subject line's words, longest first (long words are the specific ones),
- * then the body's; stop words and commit jargon left out, words cut to their common stem.
- */
-export function salientTerms(description) {
-  const [subject, ...rest] = description.split('\n');
-  const body = rest.join('\n');
-  const terms = [];
-  const seen = new Set();
-  const add = (t) => {
-    const key = t.toLowerCase();
-    if (terms.length >= MAX_TERMS || seen.has(key)) return;
-    // A word already covered by a chosen pattern (grep matches substrings) adds nothing.
-    if ([...seen].some((s) => key.includes(s))) return;
-    seen.add(key);
-    terms.push(t);
-  };
-  for (const id of [...identifiers(subject), ...identifiers(body)]) add(id);
-  for (const part of [subject, body]) {
-    const words = [...new Set((part.replace(/\[(file|url)\]/g, ' ').match(/[A-Za-z][A-Za-z0-9]{3,}/g) ?? []).map((w) => w.toLowerCase()))]
-      .filter((w) => !SKIP.has(w));
-    words.sort((a, b) => b.length - a.length);
-    for (const w of words) add(wordStem(w));
-  }
-  return terms;
-}
+// ---- the words an agent would grep: cg's own suggestion when nothing matches (src/retrieve/grep-terms.ts)
+export { MAX_TERMS, salientTerms } from '../../dist/retrieve/grep-terms.js';
+import { salientTerms } from '../../dist/retrieve/grep-terms.js';
 
 // ---- the repository as the agent's tools see it -------------------------------------------------
 
@@ -309,36 +247,52 @@ function windowsOf(ws, p, terms, df) {
   return [...lines].sort((a, b) => a - b);
 }
 
-/** Files the windows-mode agent takes in a round: their windows first, then the rest of each of them. */
+/** Files an agent takes in a round: what it looks at first in each, then the rest of each of them. */
 export const ROUND = 5;
 
+/** Sees the lines of `p` that grep's context lines would show (one call for all of a file's windows). */
+function grepWindows(ws, trace, p, lines) {
+  const fresh = lines.filter((l) => !trace.seen.get(p)?.has(l));
+  if (!fresh.length) return;
+  const tokens = ws.lineTokens(p);
+  trace.call(fresh.reduce((sum, l) => sum + tokens[l - 1], 0), `grep -C${WINDOW} ${p} (${fresh.length} lines)`);
+  trace.see(p, fresh);
+}
+
 /**
- * The grep-and-read agent, on `trace` (which may hold what an earlier step saw: lines already seen are
- * not read again). mode 'whole': each ranked file is read whole, in order. mode 'windows': the ranked
- * files in rounds of ROUND: each file of the round seen through windows around its most specific
- * matches (one grep with context lines a file), then the rest of each of them read, in order.
+ * Files in rounds of ROUND: for each file of the round what `look(p)` says to look at first (reads of
+ * line ranges, or a grep's windows), then the rest of each file of the round, in order.
+ */
+function readInRounds(ws, trace, files, look) {
+  const stop = () => trace.done() || trace.over();
+  for (let r = 0; r < files.length && !stop(); r += ROUND) {
+    const round = files.slice(r, r + ROUND);
+    for (const p of round) {
+      if (stop()) return;
+      look(p);
+    }
+    for (const p of round) {
+      if (stop()) return;
+      trace.readLines(p, trace.unseen(p));
+    }
+  }
+}
+
+/**
+ * The grep-and-read agent. mode 'windows': the ranked files in rounds, each first seen through windows
+ * around its most specific matches (a grep with context lines), then read whole. mode 'whole': each
+ * ranked file read whole, in order.
  */
 export function grepAndRead(ws, trace, description, mode) {
   const terms = salientTerms(description);
   const { ranked, df } = rankByGrep(ws, trace, terms);
-  const stop = () => trace.done() || trace.over();
-  const size = mode === 'windows' ? ROUND : 1;
-  for (let r = 0; r < ranked.length && !stop(); r += size) {
-    const round = ranked.slice(r, r + size);
-    if (mode === 'windows') {
-      for (const p of round) {
-        if (stop()) return terms;
-        const lines = windowsOf(ws, p, terms, df).filter((l) => !trace.seen.get(p)?.has(l));
-        if (!lines.length) continue;
-        const tokens = ws.lineTokens(p);
-        trace.call(lines.reduce((sum, l) => sum + tokens[l - 1], 0), `grep -C${WINDOW} ${p} (${lines.length} lines)`);
-        trace.see(p, lines);
-      }
-    }
-    for (const p of round) {
-      if (stop()) return terms;
+  if (mode === 'whole') {
+    for (const p of ranked) {
+      if (trace.done() || trace.over()) break;
       trace.readLines(p, trace.unseen(p));
     }
+  } else {
+    readInRounds(ws, trace, ranked, (p) => grepWindows(ws, trace, p, windowsOf(ws, p, terms, df)));
   }
   return terms;
 }
@@ -346,28 +300,30 @@ export function grepAndRead(ws, trace, description, mode) {
 // ---- cg first ------------------------------------------------------------------------------------
 
 /**
- * The cg-first agent: `answer` is what cg returned (its text's tokens, the lines it showed of each file,
- * and its places in order). The answer's files are taken in rounds of ROUND, as the grep agent takes
- * its ranked files: the places of the round's files read first, then the rest of those files; then
- * grep-and-read for whatever is still missing. Returns how far the answer alone got.
+ * The cg-first agent: the same agent, with cg's answer before anything else (`answer`: its text's
+ * tokens, the lines it showed of each file, its places in order). It reads the places of the answer's
+ * first ROUND files; if that did not find everything, it greps the task's terms as grep-and-read does,
+ * and goes on in rounds through the answer's files and then the grep's other files: in each file the
+ * places cg gave (if any), then the windows around the most specific matches, then the rest.
+ * Returns how far the answer's first places got.
  */
 export function cgFirst(ws, trace, answer, description, fallbackMode) {
   trace.call(answer.tokens, 'cg answer');
   for (const [p, lines] of answer.shown) trace.see(p, lines);
   const stop = () => trace.done() || trace.over();
   const files = [...new Set(answer.places.map((pl) => pl.path))].filter((p) => fs.existsSync(path.join(ws.root, p)));
-  for (let r = 0; r < files.length && !stop(); r += ROUND) {
-    const round = new Set(files.slice(r, r + ROUND));
-    for (const pl of answer.places.filter((x) => round.has(x.path))) {
-      if (stop()) break;
-      trace.readLines(pl.path, trace.unseen(pl.path, pl.start, pl.end));
-    }
-    for (const p of round) {
-      if (stop()) break;
-      trace.readLines(p, trace.unseen(p));
-    }
-  }
+  const readPlaces = (p) => {
+    for (const pl of answer.places) if (pl.path === p && !stop()) trace.readLines(p, trace.unseen(p, pl.start, pl.end));
+  };
+  for (const p of files.slice(0, ROUND)) readPlaces(p);
   const viaAnswer = { reached: trace.reached.size, tokens: trace.tokens };
-  if (!stop()) grepAndRead(ws, trace, description, fallbackMode);
+  if (stop()) return viaAnswer;
+  const terms = salientTerms(description);
+  const { ranked, df } = rankByGrep(ws, trace, terms);
+  const order = [...files, ...ranked.filter((p) => !files.includes(p))];
+  readInRounds(ws, trace, order, (p) => {
+    if (files.indexOf(p) >= ROUND) readPlaces(p);
+    if (fallbackMode === 'windows' && !stop()) grepWindows(ws, trace, p, windowsOf(ws, p, terms, df));
+  });
   return viaAnswer;
 }
