@@ -5,10 +5,12 @@ import { scanSecrets } from '../secrets/scan.js';
 import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
 import { excerptFromLines, fileLines, regionsOf, type RankSource, type Region } from './regions.js';
-import { DEFAULT_LEXICAL, emptySignals, rankFiles, type RankedFile } from './rank.js';
+import { DEFAULT_LEXICAL, emptySignals, queryTerms, rankFiles, type RankedFile } from './rank.js';
 import type { TermStats } from './lexical.js';
 import { candidateFeatures, type Candidate } from './features.js';
-import { loadRanker, rerank } from './ranker.js';
+import { loadRanker, rerank, withProbabilities } from './ranker.js';
+import { answerLevel, calibrated, confidenceInputs, loadConfidence, queryEvidence, type AnswerLevel, type ConfidenceModel, type QueryEvidence } from './confidence.js';
+import { salientTerms } from './grep-terms.js';
 import { fuse } from './fusion.js';
 import { taskText } from './boilerplate.js';
 import { splitTask } from './task-split.js';
@@ -83,6 +85,8 @@ export interface QueryEntry {
    * tests and under the other presets.
    */
   probability?: number;
+  /** Set when the place's confidence is below the answer threshold: a weak guess, not a match. */
+  weak?: true;
 }
 
 export interface QueryResponse {
@@ -112,6 +116,17 @@ export interface QueryResponse {
   /** The ranking preset used, and what it could not use (e.g. no vectors: the model is unavailable). */
   preset: RankingPreset;
   warnings: string[];
+  /**
+   * How far to trust the answer (src/retrieve/confidence.ts): 'ok'; 'low' when no place clears the
+   * confidence threshold (nothing matched well: every place is a weak guess, and `suggestion` says what
+   * to do instead); 'none' when nothing is worth showing (status empty_results; the guesses are in
+   * `weak_candidates`). Absent when confidence is not calibrated (its model is missing).
+   */
+  confidence_level?: AnswerLevel;
+  /** With a low or no answer: the task's words to grep for instead. */
+  grep_terms?: string[];
+  /** With confidence_level 'none': the best guesses, each marked weak. */
+  weak_candidates?: QueryEntry[];
   suggestion?: string;
 }
 
@@ -160,9 +175,37 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
   regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
   regions = dedupe(regions).sort((a, b) => b.score - a.score);
-  const packed = await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions);
+  const model = candidates.confidence;
+  if (model) {
+    // A place reached through calls or tests shares its file's confidence when the ranker scored that file.
+    const ofFile = new Map(ranked.flatMap((f) => (f.confidence !== undefined ? [[f.path, f.confidence] as const] : [])));
+    for (const r of regions) r.confidence ??= ofFile.get(r.path) ?? Math.min(model.other, candidates.best);
+  }
+  const packed = await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions, model?.thresholds.low, preset === 'learned');
+  const level = model && !named.length && !signals.some((s) => s.exists) ? answerLevel(model, Math.max(0, ...packed.files.map((e) => e.confidence))) : model ? 'ok' : undefined;
+  if (level === 'none') {
+    return { ...base, status: 'empty_results', files: [], more_files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: regions.length,
+      confidence_level: level, ...nothingMatched(input.text, level, packed.files), weak_candidates: packed.files.slice(0, WEAK_CANDIDATES) };
+  }
   const more = await moreFiles(ranked, packed.files, budget - packed.tokens_used);
-  return { ...base, status: 'ok', total_places: regions.length, ...packed, more_files: more.paths, tokens_used: packed.tokens_used + more.tokens };
+  return { ...base, status: 'ok', total_places: regions.length, ...packed, more_files: more.paths, tokens_used: packed.tokens_used + more.tokens,
+    ...(level ? { confidence_level: level } : {}), ...(level === 'low' ? nothingMatched(input.text, level, packed.files) : {}) };
+}
+
+/** Guesses kept with an empty answer. */
+const WEAK_CANDIDATES = 5;
+
+/** What an answer that nothing matched well says, plainly: how sure it is, and what to do instead. */
+function nothingMatched(text: string, level: AnswerLevel, places: QueryEntry[]): { grep_terms: string[]; suggestion: string } {
+  const terms = salientTerms(text, { stems: false }).slice(0, 5);
+  const best = Math.max(0, ...places.map((e) => e.confidence));
+  return {
+    grep_terms: terms,
+    suggestion: `Nothing in the index matched this task well (best confidence ${best.toFixed(2)}): `
+      + `${level === 'none' ? 'no place is worth showing' : 'the places are weak guesses'}. `
+      + (terms.length ? `Grep for these words instead: ${terms.map((t) => `'${t}'`).join(', ')}; ` : '')
+      + 'or name a function, class or file you know (the task may be about code this repository does not have).',
+  };
 }
 
 /** The ranked files no place came from, in order, while their paths fit in `room` tokens. */
@@ -188,10 +231,13 @@ async function moreFiles(ranked: RankedFile[], entries: QueryEntry[], room: numb
  * ranker under the `learned` preset), then raised by execution signals (those given, and those read
  * from output pasted into the task) and the cursor file. Without vectors (model unavailable, or
  * switched off) the lexical and graph signals still answer, with a warning that says why.
- * `candidates`: the learned ranker's features of the files it re-ordered (train/dump-features.mjs).
+ * `candidates`: the learned ranker's features of the fusion's best files (train/dump-features.mjs);
+ * the ranker scores them under every preset, for the calibrated confidence (src/retrieve/confidence.ts),
+ * and re-orders them under the learned one. `best`: the highest calibrated confidence of the ranking.
  */
 export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
-  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[] }> {
+  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[];
+    confidence?: ConfidenceModel; evidence?: QueryEvidence; best: number }> {
   const config = loadConfig(root);
   const preset = input.preset ?? config.retrieval.preset;
   const warnings: string[] = [];
@@ -214,14 +260,27 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   for (const s of signals) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
   // The learned preset re-orders the hybrid fusion's best files (src/retrieve/ranker.ts).
   let fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
-  let candidates: Candidate[] | undefined;
-  if (preset === 'learned') {
-    candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats });
-    const ranker = loadRanker();
-    if (ranker.ok) fused = rerank(ranker.model, candidates, fused);
-    else warnings.push(ranker.warning);
+  // The ranker scores the fusion's best files under every preset: its probability feeds the calibrated
+  // confidence (src/retrieve/confidence.ts); only the learned preset lets it re-order them.
+  const candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats });
+  const ranker = loadRanker();
+  if (ranker.ok) fused = preset === 'learned' ? rerank(ranker.model, candidates, fused) : withProbabilities(ranker.model, candidates, fused);
+  else if (preset === 'learned') warnings.push(ranker.warning);
+  const ranked = boostFiles(db, fused, input, signalled);
+  const evidence = queryEvidence(db, queryTerms(text), stats, vectors);
+  const conf = ranker.ok ? loadConfidence() : { ok: false as const, warning: 'The learned ranker\'s model is missing or damaged: confidences are relative to the best place, not calibrated. Reinstall cg to restore it.' };
+  if (!conf.ok) {
+    warnings.push(conf.warning);
+    return { ranked, preset, warnings, text, candidates, signals, evidence, best: 0 };
   }
-  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text, candidates, signals };
+  let best = 0;
+  const scored = ranked.map((r, k) => {
+    if (r.probability === undefined) return r;
+    const confidence = calibrated(conf.model, confidenceInputs(r.probability, k, evidence));
+    best = Math.max(best, confidence);
+    return { ...r, confidence };
+  });
+  return { ranked: scored, preset, warnings, text, candidates, signals, confidence: conf.model, evidence, best };
 }
 
 /** Ranked files of the given languages only. */
@@ -336,7 +395,8 @@ function dedupe(regions: Region[]): Region[] {
  * fit comes with its signature only, and packing stops at the first entry that does not fit even so.
  * `moreFiles`: files ranked below those the regions came from.
  */
-async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean):
+async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean, weakBelow?: number,
+  showProbability = false):
   Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'>> {
   const count = await tokenCounter();
   const floor = await tokenFloor();
@@ -378,8 +438,9 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
     const entry: QueryEntry = {
       symbol_id: r.symbol?.id ?? null, path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
       signature: r.symbol?.signature || null, excerpt, score: round(Math.min(1, r.score / top)), rationale: r.rationale,
-      confidence: round(confidenceOf(r.score / top)), sources: r.sources,
-      ...(r.probability !== undefined && { probability: round(r.probability) }),
+      confidence: round(r.confidence ?? confidenceOf(r.score / top)), sources: r.sources,
+      ...(showProbability && r.probability !== undefined && { probability: round(r.probability) }),
+      ...(weakBelow !== undefined && r.confidence !== undefined && r.confidence < weakBelow && { weak: true as const }),
     };
     const tokens = fits(entry, budget - used) ?? (entry.excerpt !== null ? fits((entry.excerpt = null, entry), budget - used) : null);
     if (tokens === null) {
@@ -408,7 +469,7 @@ export function truncationNote(by: 'budget' | 'places' | 'files' | null, budgetO
   }
 }
 
-/** A heuristic in [0, 1]: how strongly the evidence points here relative to the best candidate. */
+/** Without the confidence model: a heuristic in [0, 1], how strongly the evidence points here relative to the best candidate. */
 function confidenceOf(relative: number): number {
   return Math.max(0.05, Math.min(0.95, 0.2 + 0.75 * relative));
 }

@@ -133,3 +133,14 @@ export function rerank(m: RankerModel, candidates: Candidate[], fused: RankedFil
   const head = order.map(({ c, p }, k) => ({ ...c.file, score: fused[k].score, probability: p }));
   return [...head, ...fused.slice(candidates.length)];
 }
+
+/**
+ * The fusion's order kept, each candidate given the model's probability: under the other presets the
+ * probability still feeds the answer's calibrated confidence (src/retrieve/confidence.ts).
+ */
+export function withProbabilities(m: RankerModel, candidates: Candidate[], fused: RankedFile[]): RankedFile[] {
+  if (!candidates.length) return fused;
+  const probs = probabilities(m, candidates.map((c) => scoreOf(m, c.features)));
+  const byId = new Map(candidates.map((c, i) => [c.file.fileId, probs[i]]));
+  return fused.map((r) => (byId.has(r.fileId) ? { ...r, probability: byId.get(r.fileId)! } : r));
+}

@@ -22,6 +22,8 @@ export interface Region {
   sources: RankSource[];
   /** The learned ranker's calibrated probability that the task edits this region's file (RankedFile.probability). */
   probability?: number;
+  /** The absolute confidence that the task edits this region's file (RankedFile.confidence). */
+  confidence?: number;
 }
 
 export type RankSource = 'keyword' | 'semantic' | 'graph' | 'signal' | 'named';
@@ -64,7 +66,7 @@ export function regionsOf(db: Database.Database, file: RankedFile, text: string,
     .map((s) => ({ s, words: matched(s) })).filter((x) => x.words.length).sort((a, b) => b.words.length - a.words.length);
   if (defs.length) return [region(file, defs[0].s, `defines ${defs[0].s.qualifiedName}, matching ${quoted(defs[0].words)}`, score)];
   return [{ fileId: file.fileId, path: file.path, symbol: null, startLine: 1, endLine: 40, rationale: 'the file matches the task as a whole', score,
-    sources: fileSources(file), probability: file.probability }];
+    sources: fileSources(file), probability: file.probability, confidence: file.confidence }];
 }
 
 interface UnitScore {
@@ -107,7 +109,7 @@ function foldNested(db: Database.Database, scored: UnitScores, q: Map<string, nu
 
 function region(file: RankedFile, s: SymbolInfo, rationale: string, score: number, sources = fileSources(file)): Region {
   return { fileId: file.fileId, path: file.path, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale, score, sources,
-    probability: file.probability };
+    probability: file.probability, confidence: file.confidence };
 }
 
 /** The retrieval sources that ranked a file: its words, its closeness in meaning, the graph around the other candidates. */
