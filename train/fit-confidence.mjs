@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIDENCE_FORMAT, CONFIDENCE_INPUTS, confidenceInputs } from '../dist/retrieve/confidence.js';
+import { reliabilityTable } from './gbdt.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -84,20 +85,6 @@ function solve(A, b) {
 
 const prob = (m, x) => 1 / (1 + Math.exp(-(m.bias + x.reduce((a, v, j) => a + m.weights[j] * v, 0))));
 
-/** 10-bin reliability table and expected calibration error of (probability, label) pairs. */
-export function reliability(pairs) {
-  const bins = Array.from({ length: 10 }, (_, k) => ({ lo: k / 10, hi: (k + 1) / 10, n: 0, sumP: 0, sumY: 0 }));
-  for (const [p, y] of pairs) {
-    const b = bins[Math.min(9, Math.floor(p * 10))];
-    b.n++;
-    b.sumP += p;
-    b.sumY += y;
-  }
-  let ece = 0;
-  for (const b of bins) if (b.n) ece += (b.n / pairs.length) * Math.abs(b.sumP / b.n - b.sumY / b.n);
-  return { ece, bins: bins.filter((b) => b.n).map((b) => ({ lo: b.lo, hi: b.hi, n: b.n, meanP: b.sumP / b.n, rate: b.sumY / b.n })) };
-}
-
 /** A query's best confidence and what its first file was worth to recall@1. */
 function best(m, q) {
   const r = rows(q);
@@ -137,14 +124,14 @@ for (let fold = 0; fold < 3; fold++) {
   const held = (q) => repos.indexOf(q.repo) % 3 === fold;
   const m = fitAll(queries.filter((q) => !held(q)));
   for (const q of queries.filter(held)) {
-    if (q.kind === 'task') for (const { x, y } of rows(q)) pairs.push([prob(m, x), y]);
+    if (q.kind === 'task') for (const { x, y } of rows(q)) pairs.push({ p: prob(m, x), y });
     const b = best(m, q);
     flagged[q.kind][0] += b.p < m.thresholds.low ? 1 : 0;
     flagged[q.kind][1]++;
     if (q.kind === 'task' && b.p < m.thresholds.low) lost += b.r1;
   }
 }
-const cv = reliability(pairs);
+const cv = reliabilityTable(pairs);
 const nTasks = flagged.task[1];
 const check = {
   ece: cv.ece, bins: cv.bins, tasks_flagged: flagged.task[0] / nTasks, recall_at_1_lost: lost / nTasks, swaps_flagged: flagged.swap[0] / flagged.swap[1],
