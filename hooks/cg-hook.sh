@@ -1,10 +1,11 @@
 #!/bin/sh
 # CodeGrapher git hook: appends one durable record to the change log and starts the applier in the
-# background. It never parses code and returns in milliseconds; `cg hooks install` puts small stubs
-# that call this script into the repository's hooks directory.
+# background. It never parses code and returns in milliseconds. `cg hooks install` calls it from the
+# hooks: by absolute path from .git/hooks (with CG_NODE and CG_BIN set), or as `cg-hook` from PATH
+# (the package's second executable) from files a team shares, which must name no machine path.
 #
-# usage: cg-hook.sh <post-commit|post-merge|post-checkout|post-rewrite> [git's hook arguments]
-# env:   CG_NODE, CG_BIN  the node binary and bin/cg.js, written into the stubs at install time
+# usage: cg-hook <post-commit|post-merge|post-checkout|post-rewrite> [git's hook arguments]
+# env:   CG_NODE, CG_BIN  the node binary and bin/cg.js; without them, `cg` from PATH starts the applier
 
 event="$1"
 [ $# -gt 0 ] && shift
@@ -33,8 +34,10 @@ printf 'CG1 %s %s\n' "$sum" "$rec" >> "$log" || exit 0
 sync "$log" 2>/dev/null || sync
 
 # Start the applier unless one is running (it re-reads the log before it exits) or the user turned
-# automatic applying off ("hooks": {"autoApply": false} in .codegraph/config.json).
-if grep -q '"autoApply"[[:space:]]*:[[:space:]]*false' "$cgdir/config.json" 2>/dev/null; then exit 0; fi
+# automatic applying off ("hooks": {"autoApply": false} in cg.config.json, or the old .codegraph/config.json).
+config="$PWD/cg.config.json"
+[ -f "$config" ] || config="$cgdir/config.json"
+if grep -q '"autoApply"[[:space:]]*:[[:space:]]*false' "$config" 2>/dev/null; then exit 0; fi
 lock="$cgdir/writer.lock"
 if [ -f "$lock" ]; then
   pid=$(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' "$lock" 2>/dev/null)
@@ -42,5 +45,7 @@ if [ -f "$lock" ]; then
 fi
 if [ -n "$CG_NODE" ] && [ -f "$CG_BIN" ]; then
   nohup "$CG_NODE" "$CG_BIN" update --background >/dev/null 2>&1 &
+elif command -v cg >/dev/null 2>&1; then
+  nohup cg update --background >/dev/null 2>&1 &
 fi
 exit 0

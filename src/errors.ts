@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
 /**
  * Every user-facing failure is a CgError: what happened, why, and what to do.
  * The CLI prints `message` and `hint`; `--json` prints the whole object; the exit code tells scripts
@@ -14,6 +17,7 @@ export type ErrorCode =
   | 'model_unavailable'
   | 'snapshot_invalid'
   | 'io'
+  | 'install'
   | 'internal';
 
 export const EXIT_CODES: Record<ErrorCode, number> = {
@@ -29,6 +33,8 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   /** A snapshot that cg refuses to restore: damaged, unsafe, of a newer format or of another repository. */
   snapshot_invalid: 7,
   io: 1,
+  /** cg's installation is incomplete: a native module that was never built (install scripts skipped). */
+  install: 1,
   internal: 1,
 };
 
@@ -60,4 +66,42 @@ export class CgError extends Error {
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/** The native modules cg loads, and the file each one's build produces. */
+const NATIVE_MODULES = [
+  { pkg: 'better-sqlite3', file: 'better_sqlite3.node' },
+  { pkg: 'usearch', file: 'usearch' },
+];
+
+/**
+ * A native module that cannot be loaded: never built (npm --ignore-scripts and pnpm 10 skip
+ * better-sqlite3's compile step), or built for another Node.js. That is an installation problem with
+ * one remedy, not a damaged index and not a bug, so it gets its own error. Null for anything else.
+ */
+export function nativeModuleError(err: unknown, packageRoot: string): CgError | null {
+  if (err instanceof CgError) return null;
+  const msg = errorMessage(err);
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const loadFailure = code === 'ERR_DLOPEN_FAILED' || /Could not locate the bindings file|No native build was found|NODE_MODULE_VERSION/.test(msg);
+  if (!loadFailure) return null;
+  const mod = NATIVE_MODULES.find((m) => msg.includes(m.file)) ?? NATIVE_MODULES[0];
+  return new CgError('install', `cg's native module ${mod.pkg} is not built for this Node.js ${process.version}: ${msg.split('\n')[0]}`,
+    `Run \`npm rebuild ${mod.pkg}\` in ${installRoot(mod.pkg, packageRoot)} (it compiles in 1-2 minutes and needs a C++ toolchain). `
+    + 'Installing with install scripts disabled (npm --ignore-scripts, pnpm 10 by default) skips that step; with pnpm, '
+    + '`pnpm approve-builds` allows it.');
+}
+
+/**
+ * The folder whose node_modules holds the package, where `npm rebuild` finds it: cg's own folder in
+ * a global install, the project's (or npx's cache entry's) where npm hoisted it.
+ */
+function installRoot(pkg: string, packageRoot: string): string {
+  try {
+    const found = createRequire(path.join(packageRoot, 'package.json')).resolve(`${pkg}/package.json`);
+    const at = found.lastIndexOf(`${path.sep}node_modules${path.sep}`);
+    return at > 0 ? found.slice(0, at) : packageRoot;
+  } catch {
+    return packageRoot;
+  }
 }

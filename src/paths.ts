@@ -8,3 +8,6 @@ import path from 'node:path';
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export const QUERIES_DIR = path.join(PACKAGE_ROOT, 'queries');
+
+/** Data files shipped with the package: the vendored secret rules (rules/gitleaks.json). */
+export const RULES_DIR = path.join(PACKAGE_ROOT, 'rules');

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, git, makeRepo, runCg } from './helpers.js';
+import { acquireWriterLock } from '../src/indexer/lock.js';
+import { CG, copyFixture, git, makeRepo, runCg } from './helpers.js';
 
 // The real `cg` executable, as a user or an agent runs it, on a real git repository.
 let repo: string;
@@ -186,11 +189,11 @@ describe('without an index', () => {
     }
   });
 
-  it('cg init creates .codegraph with a config and a .gitignore, and is idempotent', () => {
+  it('cg init creates .codegraph with a .gitignore and no configuration, and is idempotent', () => {
     const dir = makeRepo({ 'a.py': 'x = 1\n' }, { git: true });
     const first = runCg(['init', '--json'], dir);
     expect(first.json.created).toBe(true);
-    expect(fs.existsSync(path.join(dir, '.codegraph', 'config.json'))).toBe(true);
+    expect(fs.readdirSync(path.join(dir, '.codegraph'))).toEqual(['.gitignore']);
     expect(fs.readFileSync(path.join(dir, '.codegraph', '.gitignore'), 'utf8')).toContain('*');
     expect(runCg(['init', '--json'], dir).json.created).toBe(false);
     expect(git(dir, 'status', '--porcelain')).toBe('?? a.py');
@@ -203,5 +206,49 @@ describe('usage', () => {
     expect(runCg(['symbols', 'x', '--bogus'], '/').code).toBe(2);
     expect(runCg(['--help'], '/').code).toBe(0);
     expect(runCg(['--version'], '/').stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('every command', () => {
+  it('takes --repo and shows examples in its help', async () => {
+    const { createProgram } = await import('../src/cli/program.js');
+    const leaves = (cmd: Command, prefix: string[]): [string, Command][] => cmd.commands.flatMap((c) => (c.commands.length
+      ? leaves(c, [...prefix, c.name()]) : [[[...prefix, c.name()].join(' '), c] as [string, Command]]));
+    const all = leaves(createProgram(), []);
+    expect(all.length).toBeGreaterThan(25);
+    for (const [name, cmd] of all) {
+      let help = '';
+      cmd.configureOutput({ writeOut: (s) => { help += s; } });
+      cmd.outputHelp();
+      expect(help, name).toContain('--repo <dir>');
+      expect(help, name).toMatch(/\nExamples:\n {2}\$ .*\bcg /);
+    }
+  });
+});
+
+describe('cg update while another process applies', () => {
+  it('waits for it, then applies the rest and exits 0; --wait 0 fails at once with exit 6', async () => {
+    const dir = makeRepo({ 'a.py': 'def f():\n    pass\n' }, { commit: true });
+    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    fs.appendFileSync(path.join(dir, 'a.py'), '\ndef g():\n    pass\n');
+    // This test process holds the writer lock, as a hook's background applier would.
+    const lock = acquireWriterLock(dir);
+    expect(runCg(['update', '--wait', '0', '--json'], dir).json.error.code).toBe('index_busy');
+    const waiting = spawn(process.execPath, [CG, 'update', '--json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    waiting.stdout.on('data', (d) => { out += d; });
+    const exited = new Promise<number | null>((resolve) => waiting.on('exit', resolve));
+    // Released once the waiting process says it found the lock taken.
+    await new Promise<void>((resolve) => waiting.stderr.on('data', (d) => {
+      err += d;
+      if (err.includes('waiting for it to finish')) resolve();
+    }));
+    expect(err).toMatch(/^cg: Another cg process \(pid \d+\) is writing the index of .*; waiting for it to finish \(up to 600 s/);
+    lock.release();
+    expect(await exited).toBe(0);
+    const res = JSON.parse(out);
+    expect(res.waitedMs).toBeGreaterThan(0);
+    expect(res.rounds[0]).toMatchObject({ mode: 'incremental', modified: 1 });
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
 import type Database from 'better-sqlite3';
 import { buildIndex, type BuildSummary } from '../src/indexer/build.js';
 import { openReader } from '../src/store/db.js';
@@ -100,6 +100,22 @@ export function edgeLines(db: Database.Database, kind: string, opts: { files?: b
     const dst = r.dst === null ? `external:${r.target}` : opts.files ? `${r.dstFile}:${r.dst}` : r.dst;
     return `${src} -> ${dst}${opts.confidence ? ` ${r.conf}` : ''}`;
   }))].sort();
+}
+
+/**
+ * Another process holding the writer lock of `root` (through the built cg), until it is killed. The
+ * lock is the operating system's, so a note file alone would not make the repository busy.
+ */
+export async function holdWriterLock(root: string): Promise<ChildProcess> {
+  const lockModule = path.join(ROOT, 'dist', 'indexer', 'lock.js');
+  const holder = spawn(process.execPath, ['--input-type=module', '-e',
+    `const { acquireWriterLock } = await import(${JSON.stringify(lockModule)}); acquireWriterLock(${JSON.stringify(root)});
+     process.stdout.write('held\\n'); setInterval(() => {}, 60000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout!.once('data', () => resolve());
+    holder.once('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
+  });
+  return holder;
 }
 
 /** A fixture copy in a git repository with one commit, indexed by the real `cg index`. */

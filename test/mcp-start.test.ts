@@ -52,8 +52,10 @@ describe('cg serve without a usable index', () => {
     const root = indexedRepo('spec-examples');
     const made = runCg(['snapshot', 'create', '--json'], root);
     expect(made.code, made.stderr).toBe(0);
-    // A fresh clone's state: the snapshot is there, the index is not.
-    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true });
+    // A fresh clone's state: the snapshot is there (a CI artifact put in .codegraph/snapshots), the index is not.
+    for (const name of fs.readdirSync(path.join(root, '.codegraph'))) {
+      if (name !== 'snapshots') fs.rmSync(path.join(root, '.codegraph', name), { recursive: true, force: true });
+    }
     const s = await serve(root);
     const seen = await untilAnswered(s.client, 'search_symbols', { query: 'authenticate_user' });
     for (const a of seen.slice(0, -1)) expect(a.body.error_type).toBe('indexing');
@@ -104,9 +106,18 @@ describe('progress notifications', () => {
   it('sends progress for a call that asks for it', async () => {
     const root = indexedRepo('spec-examples');
     const s = await serve(root);
+    // What the server sent, read off the transport: the SDK's client hands a notification to its
+    // progress handler a microtask later but settles the request at once, so a progress notification
+    // that arrives in the same read as the response is dropped (it happened on a loaded machine).
     const notes: { progress: number; message?: string }[] = [];
+    const transport = s.client.transport!;
+    const onmessage = transport.onmessage;
+    transport.onmessage = (m, extra) => {
+      if ('method' in m && m.method === 'notifications/progress') notes.push(m.params as { progress: number; message?: string });
+      onmessage?.(m, extra);
+    };
     const res = await s.client.request({ method: 'tools/call', params: { name: 'codegraph_query', arguments: { query: 'token expiry' } } },
-      CallToolResultSchema, { onprogress: (p) => notes.push(p) });
+      CallToolResultSchema, { onprogress: () => undefined });
     expect(res.isError).toBeFalsy();
     expect(notes.map((n) => n.message)).toEqual(['ranking the candidates', 'fitting the answer into the token budget']);
     expect(notes.map((n) => n.progress)).toEqual([1, 2]);

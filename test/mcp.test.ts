@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CG, git, indexedRepo, makeRepo, runCg, tempDir } from './helpers.js';
 import { createServer } from '../src/mcp/server.js';
+import { TopLevelId } from '../src/mcp/line-guard.js';
 
 /**
  * `cg serve` as a real process on real indexed repositories, driven through the SDK's client over
@@ -186,7 +187,7 @@ describe('cg serve on the Python fixture', () => {
       .toEqual(['Service.run', 'TestService.test_discount', 'test_create_product'].sort());
     expect(a.body.impact.transitive_callers.filter((d: any) => d.depth === 3).map((d: any) => d.name)).toEqual(['Service.fetch']);
     expect(a.body.impact.affected_files.sort()).toEqual(['shop/service.py', 'tests/test_service.py']);
-    expect(a.body.impact.risk_assessment).toMatch(/^(low|medium|high) - 2 direct callers, 4 transitive dependents, 1 test file \(.*2 test\(s\) reach it/);
+    expect(a.body.impact.risk_assessment).toMatch(/^(low|medium|high) - 2 direct callers, 4 transitive dependents, 1 test file \(.*2 tests reach it/);
     // A deletion also breaks the test module that imports the module of a caller (through the imports of shop.service).
     const del = await call(s, 'get_blast_radius', { symbol_name: 'Base.save', change_type: 'delete' });
     expect(del.body.impact.transitive_callers.map((d: any) => `${d.name} ${d.relation ?? 'calls'}`)).toContain('tests.test_service imports');
@@ -347,16 +348,52 @@ describe('cg serve across index changes', () => {
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'codegraph_query', arguments: { query: 'save a product' } } });
     child.stdin.write('this is not json\n');
-    // Larger than any message the server reads: dropped with a note on stderr, and the server carries on.
-    child.stdin.write(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"status","arguments":{"x":"${'z'.repeat(12 * 1024 * 1024)}"}}}\n`);
+    // Larger than any message the server reads: not read, answered with an error (the id found wherever
+    // it is: the MCP SDK writes it last), noted on stderr, and the server carries on. A notification
+    // that large gets no answer, as JSON-RPC says.
+    const big = 'z'.repeat(12 * 1024 * 1024);
+    child.stdin.write(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"status","arguments":{"x":"${big}"}}}\n`);
+    child.stdin.write(`{"method":"tools/call","params":{"name":"status","arguments":{"id":1,"x":"${big}"}},"jsonrpc":"2.0","id":"ten"}\n`);
+    child.stdin.write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"${big}"}}\n`);
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_symbols', arguments: { query: 'save' } } });
     await waitFor(() => out.includes('"id":3'), 60_000);
     child.stdin.end();
     await new Promise((r) => child.once('exit', r));
     const lines = out.split('\n').filter(Boolean);
     for (const l of lines) expect(JSON.parse(l).jsonrpc).toBe('2.0');
-    expect(lines.map((l) => JSON.parse(l).id)).toEqual([1, 2, 3]);
-    expect(err).toMatch(/dropped a \d+-byte message/);
+    const byId = new Map(lines.map((l) => [JSON.parse(l).id, JSON.parse(l)]));
+    expect([...byId.keys()].sort()).toEqual([1, 2, 3, 9, 'ten'].sort());
+    for (const id of [9, 'ten']) {
+      expect(byId.get(id).error).toMatchObject({ code: -32600, data: { code: 'invalid_input', limit: 8 * 1024 * 1024 } });
+      expect(byId.get(id).error.message).toMatch(/^The request is \d+ bytes; cg serve reads messages of up to 8388608 bytes/);
+    }
+    expect(err).toMatch(/refused a \d+-byte message \(the limit is 8388608 bytes\): request 9/);
+    expect(err).toMatch(/refused a \d+-byte message \(the limit is 8388608 bytes\): request "ten"/);
+    expect(err.match(/refused a \d+-byte message/g)).toHaveLength(3);
+  });
+});
+
+describe('the id of a request too large to read', () => {
+  it('is found at the top level of the message wherever it is, however the bytes arrive', () => {
+    const messages: [string, string | number | undefined][] = [
+      ['{"jsonrpc":"2.0","id":9,"method":"tools/call"}', 9],
+      ['{"method":"x","params":{"id":4,"a":[1,{"id":2}],"s":"\\"id\\":7"},"jsonrpc":"2.0","id":"ab\\"c"}', 'ab"c'],
+      ['{ "id" : 12 }', 12],
+      ['{"a":"x\\\\","b":"}","id":5}', 5],
+      ['{"id":"é"}', 'é'],
+      ['{"id":null}', undefined],
+      ['{"id":{"x":1}}', undefined],
+      ['{"method":"notifications/cancelled"}', undefined],
+      ['[{"id":3}]', undefined],
+    ];
+    for (const [text, id] of messages) {
+      const bytes = Buffer.from(text);
+      for (const step of [1, 2, 3, 7, bytes.length]) {
+        const scan = new TopLevelId();
+        for (let i = 0; i < bytes.length; i += step) scan.feed(bytes.subarray(i, i + step));
+        expect(scan.id(), `${text} in pieces of ${step}`).toBe(id);
+      }
+    }
   });
 });
 
@@ -364,7 +401,8 @@ describe('cg serve process life', () => {
   it('exits on SIGTERM even while its stdin stays open, and on end of input', async () => {
     const root = indexedRepo('python');
     for (const how of ['signal', 'eof'] as const) {
-      const child = spawn(process.execPath, [CG, 'serve', root], { stdio: ['pipe', 'pipe', 'pipe'] });
+      // --repo, as `cg mcp-config --absolute` writes it, goes through the same fast start as a PATH.
+      const child = spawn(process.execPath, [CG, 'serve', '--repo', root], { stdio: ['pipe', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d) => (err += String(d)));
       await waitFor(() => err.includes('cg serve: serving'), 60_000);
@@ -453,21 +491,25 @@ describe('tests_for and get_blast_radius on TypeScript and Go (hand-checked)', (
 });
 
 describe('cg mcp-config', () => {
-  it('prints a configuration that runs cg serve for the repository, per client', () => {
+  it('prints a configuration that runs cg serve for the repository, per client, with no machine path unless asked', () => {
     const root = makeRepo({ 'a.py': 'x = 1\n' }, { git: true });
     const claude = runCg(['mcp-config', '--json'], root).json;
-    expect(claude.json.mcpServers.cg).toEqual({ command: process.execPath, args: [CG, 'serve', fs.realpathSync(root)] });
+    expect(claude.json.mcpServers.cg).toEqual({ command: 'cg', args: ['serve'] });
+    expect(claude.command).toBe('claude mcp add --scope project cg -- cg serve');
     const sets = runCg(['mcp-config', '--toolsets', 'bombe,codemem', '--json'], root).json;
-    expect(sets.json.mcpServers.cg.args.slice(1)).toEqual(['serve', fs.realpathSync(root), '--toolsets', 'bombe,codemem']);
+    expect(sets.json.mcpServers.cg.args).toEqual(['serve', '--toolsets', 'bombe,codemem']);
     expect(sets.command).toContain('--toolsets bombe,codemem');
     const wrong = runCg(['mcp-config', '--toolsets', 'bombe,nope'], root);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('Unknown toolset "nope"');
-    expect(claude.command).toContain('claude mcp add --scope project cg -- ');
     const cursor = runCg(['mcp-config', 'cursor', '--json'], root).json;
-    expect(cursor.json.mcpServers.cg.args.slice(1)).toEqual(['serve', fs.realpathSync(root)]);
+    expect(cursor.json.mcpServers.cg).toEqual({ command: 'cg', args: ['serve', '--repo', '${workspaceFolder}'] });
     const vscode = runCg(['mcp-config', 'vscode', '--json'], root).json;
-    expect(vscode.json.servers.cg.type).toBe('stdio');
+    expect(vscode.json.servers.cg).toEqual({ type: 'stdio', command: 'cg', args: ['serve', '--repo', '${workspaceFolder}'] });
+    for (const c of [claude, cursor, vscode]) expect(JSON.stringify(c)).not.toContain(fs.realpathSync(root));
+    const mine = runCg(['mcp-config', 'cursor', '--absolute', '--json'], root).json;
+    expect(mine.json.mcpServers.cg).toEqual({ command: process.execPath, args: [CG, 'serve', '--repo', fs.realpathSync(root)] });
+    expect(mine.file).toContain('~/.cursor/mcp.json');
     const bad = runCg(['mcp-config', 'emacs'], root);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Use one of: claude, cursor, vscode');

@@ -146,7 +146,7 @@ describe('a task with execution output pasted in', () => {
     const res = await rankCandidates(fx.db, fx.root, { text: REPORT, preset: 'hybrid' });
     expect(res.ranked[0].path).toBe('shop/service.py');
     expect(res.text).not.toMatch(/site-packages|Traceback/);
-    expect(res.warnings.some((w) => /5 line\(s\) of the query are execution output .* 1 location/.test(w))).toBe(true);
+    expect(res.warnings.some((w) => /5 lines of the query are execution output .* 1 location in the repository/.test(w))).toBe(true);
     const answer = await runQuery(fx.db, fx.root, { text: REPORT });
     expect(answer.files.some((e) => e.rationale.includes('execution signal'))).toBe(true);
   });

@@ -242,18 +242,18 @@ describe('runQuery', () => {
     expect(res.stale_references).toEqual([{ path: 'shop/gone.py', line: 7 }]);
   });
 
-  it('never hands out an excerpt that has come to look like a credential since it was indexed', async () => {
+  it('redacts a credential that has come into a file since it was indexed, in excerpts and bundles', async () => {
     const repo = makeRepo({ 'app/config.py': 'def load_settings():\n    return {"region": "eu"}\n' });
     const { buildIndex } = await import('../src/indexer/build.js');
     const { openReader } = await import('../src/store/db.js');
     await buildIndex(repo);
-    const key = ['AKIA', 'Z7QH2KXW', '4LMN9PRT'].join('');
+    const key = ['AKIA', 'Z7QH2KXW', '4LMN6PRT'].join('');
     fs.writeFileSync(path.join(repo, 'app/config.py'), `def load_settings():\n    return {"aws_access_key_id": "${key}"}\n`);
     const db = openReader(repo);
     try {
       const res = await runQuery(db, repo, { text: 'load settings', snippets: true });
       expect(res.files[0].symbol).toBe('load_settings');
-      expect(res.files[0].excerpt).toBeNull();
+      expect(res.files[0].excerpt).toContain('"aws_access_key_id": "[REDACTED:aws-access-token]"');
       expect(JSON.stringify(res)).not.toContain(key);
       const bundle = await buildContext(db, repo, { text: 'load settings' });
       expect(JSON.stringify(bundle)).not.toContain(key);
@@ -501,7 +501,7 @@ describe('commit-message boilerplate', () => {
     expect(runCg(['update', '--json'], dir).code).toBe(0);
     const after = runCg(['query', task, '--json'], dir).json;
     expect(after.files[0].path).toBe('src/cache.py');
-    expect(after.warnings.join(' ')).toMatch(/5 line\(s\) of the query recur in this repository's commit messages/);
+    expect(after.warnings.join(' ')).toMatch(/5 lines of the query recur in this repository's commit messages/);
     expect(after.query).toBe(task);
 
     // A full build of the same commit learns the same lines.

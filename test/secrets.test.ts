@@ -1,50 +1,91 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Allowlist } from '../src/secrets/allowlist.js';
+import { redactSpans, scrubText, type SecretPolicy } from '../src/secrets/redact.js';
+import { re2ToJs } from '../src/secrets/re2.js';
+import { GITLEAKS_RULES_FILE, ruleSet, secretRuleIds } from '../src/secrets/rules.js';
 import { scanSecrets } from '../src/secrets/scan.js';
-import { makeRepo, runCg } from './helpers.js';
+import { findSecretsInDatabase } from '../src/secrets/database.js';
+import { makeRepo, ROOT, runCg } from './helpers.js';
 
 // Test values are assembled at run time so that this file itself does not look like it holds secrets.
-const AWS_KEY = ['AKIA', 'Z7QH2KXW', '4LMN9PRT'].join('');
-const PRIVATE_KEY = ['-----BEGIN RSA ', 'PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA ', 'PRIVATE KEY-----'].join('');
+const AWS_KEY = ['AKIA', 'Z7QH2KXW', '4LMN6PRT'].join('');
 const RANDOM_40 = ['q8Z', 'fT2vLk9', 'XwR4mNc7', 'Hb8Y1pJd6', 'GsE3aUo5', 'Vi0Kr2QfT'].join('');
+const GH_TOKEN = ['ghp_', 'a1B2c3D4e5F6g7H8i9J0', 'k1L2m3N4o5P6q7R8'].join('');
+const PEM_BODY = ['MIIEowIBAAKCAQEA7x9Qm2Lk', 'Rz8vT4pN1sWc6YbHj3GdF0aUe5KiXo'].join('');
+const PRIVATE_KEY = [`-----BEGIN RSA ${'PRIVATE'} KEY-----`, PEM_BODY, `${PEM_BODY.split('').reverse().join('')}`, `-----END RSA ${'PRIVATE'} KEY-----`].join('\n');
 
 const scan = (text: string, allow = Allowlist.empty(), file = 'a.py') => scanSecrets(file, text, allow).map((f) => f.rule);
+const policy = (allow = Allowlist.empty()): SecretPolicy => ({ enabled: true, mode: 'redact', allow });
 
-describe('secret detection rules', () => {
-  it('finds provider keys and private keys', () => {
-    expect(scan(`KEY = "${AWS_KEY}"`)).toContain('aws-access-key-id');
-    expect(scan(`pem = """${PRIVATE_KEY}"""`)).toContain('private-key');
-    expect(scan(`t = "${['ghp_', 'a'.repeat(18), 'B'.repeat(18)].join('')}"`)).toContain('github-token');
+describe('the rule set', () => {
+  it('compiles every gitleaks rule that reads text, and adds cg rules with their own ids', () => {
+    const raw = JSON.parse(fs.readFileSync(GITLEAKS_RULES_FILE, 'utf8')) as { rules: { id: string; regex?: string }[] };
+    const set = ruleSet();
+    const gitleaks = set.rules.filter((r) => r.source === 'gitleaks').map((r) => r.id);
+    expect(gitleaks).toEqual(raw.rules.filter((r) => r.regex).map((r) => r.id));
+    expect(set.pathOnly).toEqual(raw.rules.filter((r) => !r.regex).map((r) => r.id));
+    expect(gitleaks.length).toBeGreaterThan(200);
+    expect(secretRuleIds()).toEqual(expect.arrayContaining(['generic-api-key', 'private-key', 'credential-assignment', 'high-entropy-string']));
+    expect(new Set(secretRuleIds()).size).toBe(secretRuleIds().length);
   });
 
-  it('finds password/secret/token/api_key assignments in the forms languages write them', () => {
-    expect(scan('password = "hunter2hunter2"')).toEqual(['credential-assignment']);
-    expect(scan("const apiKey = 'Zx81kLmQ0pWn';")).toEqual(['credential-assignment']);
-    expect(scan('"client_secret": "a8F3kq0ZmW2x"')).toEqual(['credential-assignment']);
-    expect(scan("$db_password = 'S3cr3t!pass';")).toEqual(['credential-assignment']);
-    expect(scan('authToken := "tok-93jf8SkQ2m"')).toEqual(['credential-assignment']);
+  it('translates RE2 flag groups, classes and anchors into JavaScript that matches as RE2 does', () => {
+    const js = (src: string) => new RegExp(re2ToJs(src));
+    expect(js('(?i)key(?-i:ID)').test('KEYID')).toBe(true);
+    expect(js('(?i)key(?-i:ID)').test('KEYid')).toBe(false);
+    expect(js('p8e-(?i)[a-f]{2}').test('p8e-AF')).toBe(true);
+    expect(js('p8e-(?i)[a-f]{2}').test('P8E-af')).toBe(false); // (?i) applies from where it stands
+    expect(js('(?:a(?i)b)c').test('aBc')).toBe(true);
+    expect(js('(?:a(?i)b)c').test('aBC')).toBe(false); // … to the end of its group
+    expect(js('x[[:alnum:]]{3}').test('xa9Z')).toBe(true);
+    expect(js('a.b').test('a\nb')).toBe(false);
+    expect(js('a(?s:.)b').test('a\nb')).toBe(true);
+    expect(js('ab\\z').test('xab')).toBe(true);
+    expect(js('(?i)[a-z0-9_-]{2}').test('Z-')).toBe(true); // other cases go before a trailing '-'
+    expect(js('(?P<alg>ab)c').exec('abc')![1]).toBe('ab');
+    expect(() => re2ToJs('\\p{Greek}')).toThrow(/unsupported/);
+  });
+});
+
+describe('secret detection', () => {
+  it('finds provider keys, private keys and tokens, named by the most specific rule', () => {
+    expect(scan(`KEY = "${AWS_KEY}"`)).toEqual(['aws-access-token']);
+    expect(scan(`pem = """${PRIVATE_KEY}"""`)).toEqual(['private-key']);
+    expect(scan(`t = "${GH_TOKEN}"`)).toEqual(['github-pat']);
+    // A key pasted without its END line is still found, body and all.
+    const cut = scanSecrets('a.go', `${PRIVATE_KEY.split('\n').slice(0, 3).join('\n')}\nfunc main() {}\n`, Allowlist.empty());
+    expect(cut.map((f) => f.rule)).toEqual(['private-key-body']);
+  });
+
+  it('finds passwords of any entropy assigned to names that say so, in the forms languages write them', () => {
+    expect(scan('password = "hunter2x"')).toEqual(['credential-assignment']);
+    expect(scan("const dbPass = 'letmein42';", undefined, 'a.ts')).toEqual(['credential-assignment']);
+    expect(scan('let pwd: &str = "s3cr3tpw";', undefined, 'a.rs')).toEqual(['credential-assignment']);
+    expect(scan('var adminPassword string = "Tr0ub4dor"', undefined, 'a.go')).toEqual(['credential-assignment']);
+    expect(scan('String password = "Qz7!mwKe2x";', undefined, 'A.java')).toEqual(['credential-assignment']);
+    expect(scan('let password: String = "n0tagain7"', undefined, 'a.swift')).toEqual(['credential-assignment']);
+    expect(scan("$db_password = 'Qz7!mwKe2x';", undefined, 'a.php')).toEqual(['credential-assignment']);
+    expect(scan('conn = "postgres://app:Zx81kLmQ@db.internal:5432/app"')).toEqual(['connection-string-password']);
+    expect(scan(`headers = {"Authorization": "Bearer ${RANDOM_40.slice(0, 24)}"}`)).toEqual(['authorization-header']);
   });
 
   it('leaves placeholders, references and ordinary code alone', () => {
-    expect(scan('password = os.environ["DB_PASSWORD"]')).toEqual([]);
-    expect(scan('password = ""')).toEqual([]);
-    expect(scan('token = "<your token here>"')).toEqual([]);
-    expect(scan('api_key = "${API_KEY}"')).toEqual([]);
-    expect(scan('SECRET_KEY_INSECURE_PREFIX = "django-insecure-"')).toEqual([]);
-    expect(scan('PASSWORD_FIELD = "password_hash"')).toEqual([]);
-    expect(scan('secret = "changeme-please"')).toEqual([]);
-    expect(scan('TOKEN_ENV = "GITHUB_TOKEN"')).toEqual([]);
-    expect(scan('B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"')).toEqual([]);
-    expect(scan('sha = "3f786850e387550fdab836ed7e6dc881de23001b"')).toEqual([]);
-    expect(scan('const urlAlphabet = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"')).toEqual([]);
-    expect(scan('def check_password(password):\n    return password == stored')).toEqual([]);
+    for (const text of [
+      'password = os.environ["DB_PASSWORD"]', 'password = ""', 'token = "<your token here>"', 'api_key = "${API_KEY}"',
+      'SECRET_KEY_INSECURE_PREFIX = "django-insecure-"', 'PASSWORD_FIELD = "password_hash"', 'secret = "changeme-please"',
+      'TOKEN_ENV = "GITHUB_TOKEN"', 'INTERNAL_RESET_SESSION_TOKEN = "_password_reset_token"', 'password = "password"',
+      'B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"', 'sha = "3f786850e387550fdab836ed7e6dc881de23001b"',
+      'const urlAlphabet = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"',
+      'def check_password(password):\n    return password == stored', 'token_type = "bearer_v2x"', 'help = "Enter your password"',
+      'url = "postgres://user:password@localhost/db"',
+    ]) expect([text, scan(text)]).toEqual([text, []]);
   });
 
   it('flags long random literals named like credentials as high-entropy strings, not other random data', () => {
-    expect(scan(`signing_key = "${RANDOM_40}"`)).toEqual(['high-entropy-string']);
-    expect(scan(`headers = { Authorization: "${RANDOM_40}" }`)).toEqual(['high-entropy-string']);
+    expect(scan(`session_id = "${RANDOM_40}"`)).toEqual(['high-entropy-string']);
     expect(scan(`blob = "${RANDOM_40}"`)).toEqual([]); // test data, a gzip/base64 fixture, a request id
   });
 
@@ -53,46 +94,155 @@ describe('secret detection rules', () => {
     expect(finding.fingerprint).toMatch(/^[0-9a-f]{24}$/);
     expect(scanSecrets('conf/a.py', `KEY = "${AWS_KEY}"`, Allowlist.parse(`# ok: a test key\n${finding.fingerprint}\n`))).toEqual([]);
     expect(scanSecrets('conf/a.py', `KEY = "${AWS_KEY}"`, Allowlist.parse('conf/\n'))).toEqual([]);
-    expect(scanSecrets('conf/a.py', `KEY = "${AWS_KEY}"`, Allowlist.parse('rule:aws-access-key-id\n'))).toEqual([]);
+    // Turning a rule off leaves the catch-all rules that match the same value.
+    expect(scan(`KEY = "${AWS_KEY}"`, Allowlist.parse('rule:aws-access-token\n'))).toEqual(['generic-api-key']);
+    expect(scan(`KEY = "${AWS_KEY}"`, Allowlist.parse('rule:aws-access-token\nrule:generic-api-key\n'))).toEqual([]);
     // A fingerprint is tied to the file: the same key elsewhere is still reported.
     expect(scanSecrets('other.py', `KEY = "${AWS_KEY}"`, Allowlist.parse(finding.fingerprint))).toHaveLength(1);
+    // One finding per secret: the token that three rules match is one fingerprint to allow.
+    const [gh] = scanSecrets('a.py', `token = "${GH_TOKEN}"`, Allowlist.empty());
+    expect(scanSecrets('a.py', `token = "${GH_TOKEN}"`, Allowlist.parse(gh.fingerprint))).toEqual([]);
   });
 });
 
+describe('redaction', () => {
+  it('replaces the secret and nothing else, keeping every line where it was', () => {
+    const text = `def connect():\n    key = "${AWS_KEY}"\n    return Client(key)\n`;
+    const out = scrubText('a.py', text, policy());
+    expect(out.text).toBe('def connect():\n    key = "[REDACTED:aws-access-token]"\n    return Client(key)\n');
+    const pem = `x = 1\nPEM = """\n${PRIVATE_KEY}\n"""\ny = 2\n`;
+    const red = scrubText('k.py', pem, policy()).text;
+    expect(red.split('\n')).toHaveLength(pem.split('\n').length);
+    expect(red).not.toContain(PEM_BODY.slice(0, 12));
+    expect(red.split('\n')[7]).toBe('y = 2');
+    expect(redactSpans('abcdef', [{ rule: 'r', line: 1, fingerprint: '', start: 1, end: 3 }, { rule: 's', line: 1, fingerprint: '', start: 2, end: 4 }]))
+      .toBe('a[REDACTED:r]ef');
+  });
+
+  it('passes text unchanged when secrets are off', () => {
+    const text = `key = "${AWS_KEY}"`;
+    expect(scrubText('a.py', text, { ...policy(), enabled: false }).text).toBe(text);
+  });
+});
+
+/** Every file under a build directory, and the snapshot archives, as one lower-cased haystack. */
+function indexBytes(dir: string): string {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(fs.readFileSync(p).toString('latin1'));
+    }
+  };
+  walk(path.join(dir, '.codegraph'));
+  return out.join('\n').toLowerCase();
+}
+
 describe('secrets in the index', () => {
-  it('excludes the whole file, stores nothing derived from it, and lists it with the reason', () => {
-    const dir = makeRepo({
-      'app.py': 'def handler():\n    return connect()\n',
-      'settings.py': `def connect():\n    return Client(key="${AWS_KEY}")\n`,
-    });
+  const settings = `def connect():\n    """Connects with the service key."""\n    return Client(key="${AWS_KEY}")\n\n\ndef close(client):\n    return client.close()\n`;
+
+  it('redacts by default: the file is indexed, the credential is in no table, answer or status line but its fingerprint', () => {
+    const dir = makeRepo({ 'app.py': 'def handler():\n    return connect()\n', 'settings.py': settings });
+    const idx = runCg(['index', '--json'], dir);
+    expect(idx.json.files).toBe(2);
+    expect(idx.json.skippedByReason).toEqual({});
+    const status = runCg(['status', '--json'], dir).json;
+    expect(status.redactedSecrets).toEqual([
+      { path: 'settings.py', rule: 'aws-access-token', line: 3, fingerprint: expect.stringMatching(/^[0-9a-f]{24}$/) },
+    ]);
+    expect(status.excludedSecrets).toEqual([]);
+    expect(status.secretRules).toMatchObject({ enabled: true, mode: 'redact', ids: secretRuleIds() });
+    expect(runCg(['status'], dir).stdout).toContain('settings.py:3  aws-access-token');
+    expect(runCg(['status', '--secret-rules'], dir).stdout).toContain('generic-api-key');
+    expect(runCg(['symbols', 'connect', '--json'], dir).json.total).toBe(1);
+    const ctx = runCg(['context', 'connect to the service with the key', '--json'], dir);
+    expect(ctx.stdout).toContain('[REDACTED:aws-access-token]');
+    expect(ctx.stdout).not.toContain(AWS_KEY);
+    expect(indexBytes(dir)).not.toContain(AWS_KEY.toLowerCase());
+    expect(fs.readFileSync(path.join(dir, 'settings.py'), 'utf8')).toContain(AWS_KEY); // the user's file is untouched
+  });
+
+  it('redacts a credential added after indexing when an answer reads the file', () => {
+    const dir = makeRepo({ 'settings.py': settings.replace(`key="${AWS_KEY}"`, 'key=load_key()') });
+    runCg(['index'], dir);
+    fs.writeFileSync(path.join(dir, 'settings.py'), settings);
+    const q = runCg(['query', 'connect with the service key', '--snippets', '--json'], dir);
+    expect(q.stdout).not.toContain(AWS_KEY);
+    expect(q.stdout).toContain('[REDACTED:aws-access-token]');
+  });
+
+  it('with secrets.mode exclude, leaves the whole file out and lists it with the reason', () => {
+    const dir = makeRepo({ 'app.py': 'def handler():\n    return connect()\n', 'settings.py': settings });
+    fs.mkdirSync(path.join(dir, '.codegraph'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.codegraph', 'config.json'), JSON.stringify({ secrets: { mode: 'exclude' } }));
     const idx = runCg(['index', '--json'], dir);
     expect(idx.json.files).toBe(1);
     expect(idx.json.skippedByReason).toEqual({ secret: 1 });
-    const status = runCg(['status', '--json'], dir).json;
-    expect(status.excludedSecrets).toEqual([
-      { path: 'settings.py', rule: 'aws-access-key-id', line: 2, fingerprint: expect.stringMatching(/^[0-9a-f]{24}$/) },
+    expect(runCg(['status', '--json'], dir).json.excludedSecrets).toEqual([
+      { path: 'settings.py', rule: 'aws-access-token', line: 3, fingerprint: expect.stringMatching(/^[0-9a-f]{24}$/) },
     ]);
-    expect(runCg(['status'], dir).stdout).toContain('settings.py:2  aws-access-key-id');
     expect(runCg(['symbols', 'connect', '--json'], dir).json.total).toBe(0);
     const file = runCg(['file', 'settings.py'], dir);
     expect(file.code).toBe(4);
     expect(file.stderr).toContain('skipped as secret');
-    // Not a symbol, signature or byte of the file's text reaches the database.
-    const dbDir = path.join(dir, '.codegraph', 'builds');
-    for (const build of fs.readdirSync(dbDir)) {
-      for (const f of fs.readdirSync(path.join(dbDir, build))) {
-        expect(fs.readFileSync(path.join(dbDir, build, f)).includes(AWS_KEY)).toBe(false);
-      }
-    }
-    expect(fs.readFileSync(path.join(dir, 'settings.py'), 'utf8')).toContain(AWS_KEY); // the user's file is untouched
+    expect(indexBytes(dir)).not.toContain(AWS_KEY.toLowerCase());
   });
 
-  it('indexes the file once its finding is allowlisted in .cgsecrets', () => {
-    const dir = makeRepo({ 'settings.py': `def connect():\n    return Client(key="${AWS_KEY}")\n` });
+  it('stores the value once its finding is allowlisted in .cgsecrets', () => {
+    const dir = makeRepo({ 'settings.py': settings });
     runCg(['index'], dir);
-    const fp = runCg(['status', '--json'], dir).json.excludedSecrets[0].fingerprint;
+    const fp = runCg(['status', '--json'], dir).json.redactedSecrets[0].fingerprint;
     fs.writeFileSync(path.join(dir, '.cgsecrets'), `${fp}  # test fixture key, not real\n`);
     expect(runCg(['index', '--json'], dir).json).toMatchObject({ files: 1, skipped: 0 });
-    expect(runCg(['status', '--json'], dir).json.excludedSecrets).toEqual([]);
+    expect(runCg(['status', '--json'], dir).json.redactedSecrets).toEqual([]);
+    expect(runCg(['context', 'connect with the service key', '--json'], dir).stdout).toContain(AWS_KEY);
+  });
+
+  it('finds a credential stored in a database, for snapshot verification', () => {
+    const file = path.join(makeRepo({}), 'x.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); CREATE TABLE symbols (id INTEGER PRIMARY KEY, file_id INTEGER, signature TEXT, doc TEXT)');
+    db.prepare('INSERT INTO files VALUES (1, ?)').run('a.py');
+    db.prepare('INSERT INTO symbols VALUES (1, 1, ?, NULL)').run('def f(x):');
+    db.close();
+    expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([]);
+    const w = new Database(file);
+    w.prepare('INSERT INTO symbols VALUES (2, 1, ?, NULL)').run(`def connect(key="${AWS_KEY}"):`);
+    w.close();
+    expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([expect.objectContaining({ table: 'symbols', rule: 'aws-access-token' })]);
+  });
+});
+
+describe('no way around the choke point', () => {
+  // Modules that may read files themselves: none of them reads a repository's source files.
+  const ALLOWED = new Set([
+    'src/extract/process.ts', // reads a file for indexing and scrubs it before anything else
+    'src/secrets/read.ts', // the redacting reader of the manifests import resolution reads
+    'src/repo/contained.ts', // the one contained read under both, whose callers scrub (process.ts, read.ts, source.ts)
+    'src/secrets/allowlist.ts', 'src/config/config.ts', 'src/config/ignore.ts', 'src/indexer/state.ts', 'src/indexer/lock.ts',
+    'src/store/db.ts', 'src/repo/head.ts', 'src/repo/hooks.ts', 'src/snapshot/manifest.ts', 'src/lang/loader.ts',
+    'src/vectors/model.ts', 'src/vectors/static.ts', 'src/vectors/store.ts', 'src/secrets/rules.ts',
+    'src/retrieve/ranker.ts', 'src/retrieve/confidence.ts', // the learned ranker's and the confidence model's files
+    'src/config/migrate.ts', 'src/repo/lefthook.ts', // the legacy config file; lefthook's config and hook scripts
+    'src/repo/vendored.ts', // a file's first bytes, for a generated-code header; nothing of it is kept
+    'src/changes/log.ts', 'src/snapshot/archive.ts', 'src/snapshot/verify.ts', // cg's change log, a snapshot's archive and manifest
+    'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
+  ]);
+
+  it('only the scrubbing reader and non-source readers call fs.readFile*', () => {
+    const offenders: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (p.endsWith('.ts')) {
+          const rel = path.relative(ROOT, p).split(path.sep).join('/');
+          if (/\breadFile(Sync)?\(|createReadStream\(|\bopenSync\(/.test(fs.readFileSync(p, 'utf8')) && !ALLOWED.has(rel)) offenders.push(rel);
+        }
+      }
+    };
+    walk(path.join(ROOT, 'src'));
+    expect(offenders).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as tar from 'tar';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/indexer/build.js';
 import { updateIndex } from '../src/indexer/update.js';
@@ -16,7 +18,12 @@ import { restoreSnapshot } from '../src/snapshot/restore.js';
 import { verifySnapshot } from '../src/snapshot/verify.js';
 import { listSnapshots, pruneSnapshots } from '../src/snapshot/catalog.js';
 import { CgError } from '../src/errors.js';
+import { VectorStore } from '../src/vectors/store.js';
+import { storedVectors } from '../src/vectors/cache.js';
+import { ftsPathWords, symbolFtsText } from '../src/store/writer.js';
 import { ROOT, runCg, tempDir } from './helpers.js';
+// A plain ES module shared with the benchmark (eval/bench-bomb.mjs).
+import { BOMB_BYTES, BOMBS, CHILD, writeBomb } from '../eval/lib/bombs.mjs';
 
 /** Fixed identities and dates, so the same tree gives the same commit ids in every directory. */
 function gitAt(dir: string, when: string, ...args: string[]): string {
@@ -337,6 +344,212 @@ describe('cg snapshot restore refuses', () => {
   });
 });
 
+/** Every byte of the live index (database, its WAL, vectors) and the build pointer: what a refusal must leave alone. */
+function liveBytes(root: string): Record<string, string> {
+  const cg = path.join(root, '.codegraph');
+  const build = path.join(cg, 'builds', currentBuildId(root)!);
+  const out: Record<string, string> = { CURRENT: fs.readFileSync(path.join(cg, 'CURRENT'), 'utf8') };
+  for (const n of fs.readdirSync(build).sort()) {
+    if (!n.endsWith('-shm')) out[n] = createHash('sha256').update(fs.readFileSync(path.join(build, n))).digest('hex');
+  }
+  out.builds = fs.readdirSync(path.join(cg, 'builds')).sort().join(',');
+  return out;
+}
+
+/**
+ * A snapshot whose database was altered by `sql`, with everything else made to match, as an attacker
+ * would: the manifest's sha256, sizes and row counts recomputed.
+ */
+async function alteredDb(file: string, out: string, sql: string): Promise<string> {
+  return tamper(file, out, (d) => {
+    const dbFile = path.join(d, 'index.db');
+    const db = new Database(dbFile);
+    // `-- drop <path>`: the full-text rows of a file's symbols, removed the only way a contentless table allows.
+    for (const [, p] of sql.matchAll(/-- drop (\S+)/g)) {
+      const del = db.prepare("INSERT INTO symbol_fts (symbol_fts, rowid, name, qname, signature, doc, path) VALUES ('delete', ?, ?, ?, ?, ?, ?)");
+      const rows = db.prepare(`SELECT s.id, s.name, s.qualified_name AS qualifiedName, s.signature, s.doc FROM symbols s
+        JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.kind != 'module'`).all(p) as
+        { id: number; name: string; qualifiedName: string; signature: string; doc: string | null }[];
+      for (const r of rows) del.run(r.id, ...symbolFtsText(r, ftsPathWords(p)));
+    }
+    db.exec(sql);
+    const count = (t: string) => db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number;
+    const counts = { files: count('files'), symbols: count('symbols'), edges: count('edges') };
+    // The vector file rebuilt from the altered rows, as cg would write it.
+    const meta = readMeta(db);
+    VectorStore.rebuild(storedVectors(db, meta.vectors_model), { dims: Number(meta.vectors_dims) }).save(d, 0);
+    db.close();
+    refreshManifest(d, counts);
+  });
+}
+
+/** The manifest of an unpacked snapshot made to match its altered members: sizes, sha256 and (optionally) counts. */
+function refreshManifest(d: string, counts: Record<string, number> = {}): void {
+  const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
+  m.counts = { ...m.counts, ...counts };
+  for (const x of m.members) {
+    const body = fs.readFileSync(path.join(d, x.name));
+    x.bytes = body.length;
+    x.sha256 = createHash('sha256').update(body).digest('hex');
+  }
+  fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m));
+}
+
+describe('a snapshot is untrusted input', () => {
+  it('each hostile database is refused with its reason, by verify and restore alike, leaving the live index byte for byte', async () => {
+    const root = fixtureRepo('python');
+    await buildIndex(root);
+    const snap = await createSnapshot(root, { out: tempDir('cg-snap-good-') });
+    const work = tempDir('cg-snap-hostile-');
+    const before = liveBytes(root);
+    // Rows of shop/util.py and everything that points at them, removed consistently (the full-text rows too).
+    const dropFile = (p: string) => `
+      -- drop ${p}
+      DELETE FROM unit_terms WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
+      DELETE FROM symbol_embeddings WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
+      DELETE FROM edges WHERE src_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
+        OR dst_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
+        OR file_id = (SELECT id FROM files WHERE path = '${p}');
+      DELETE FROM refs WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
+        OR file_id = (SELECT id FROM files WHERE path = '${p}');
+      DELETE FROM imports WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
+      DELETE FROM file_terms WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
+      UPDATE symbols SET parent_id = NULL WHERE parent_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
+      DELETE FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
+      DELETE FROM files WHERE path = '${p}';`;
+    const cases: [string, string, string, RegExp][] = [
+      ['modified row', "UPDATE files SET hash = 'aa' || substr(hash, 3) WHERE path = 'shop/util.py'", 'content',
+        /does not match commit .*: its row for shop\/util\.py does not describe that file/],
+      ['traversal path', "UPDATE files SET path = '../../../../../../etc/passwd' WHERE path = 'shop/util.py'", 'path',
+        /stores a path that is not inside the repository: "\.\.\/\.\.\/\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd" \(files\)/],
+      ['outside path', "UPDATE files SET path = '/etc/passwd' WHERE path = 'shop/util.py'", 'path', /not inside the repository: "\/etc\/passwd"/],
+      ['made-up path', "UPDATE files SET path = 'shop/not_in_the_commit.py' WHERE path = 'shop/util.py'", 'content',
+        /has a row for shop\/not_in_the_commit\.py, which is not a file of that commit/],
+      ['deleted rows', dropFile('shop/util.py') + dropFile('shop/models.py'), 'content',
+        /has no row for 2 source file\(s\) of that commit \(shop\/models\.py, shop\/util\.py\): rows were deleted/],
+      ['dangling key', 'UPDATE symbols SET file_id = 999999 WHERE id = (SELECT MAX(id) FROM symbols)', 'reference',
+        /has 1 symbols row\(s\) whose file_id names no row of files \(a dangling key\)/],
+      ['trigger', 'CREATE TRIGGER wipe AFTER INSERT ON meta BEGIN DELETE FROM symbols; END', 'schema', /has a trigger named wipe/],
+      ['view', 'CREATE VIEW all_files AS SELECT path FROM files', 'schema', /has a view named all_files/],
+      ['extra table', 'CREATE TABLE payload (x)', 'schema', /has a table named payload/],
+      ['altered table', 'DROP INDEX symbols_name; CREATE INDEX symbols_name ON symbols(name)', 'schema', /index symbols_name is defined differently/],
+    ];
+    for (const [name, sql, reason, message] of cases) {
+      const file = await alteredDb(snap.file, path.join(work, `${reason}-${name.replace(/ /g, '-')}.tar.gz`), sql);
+      const viaRestore = await refusal(restoreSnapshot(root, { ref: file }));
+      const viaVerify = await refusal(verifySnapshot(file, root));
+      for (const err of [viaRestore, viaVerify]) {
+        expect(err.code, name).toBe('snapshot_invalid');
+        expect((err.details as { reason: string }).reason, name).toBe(reason);
+        expect(err.message, name).toMatch(message);
+      }
+      expect(liveBytes(root), name).toEqual(before);
+    }
+    expect(fs.readdirSync(path.join(root, '.codegraph')).filter((n) => n.startsWith('cg-snapshot-'))).toEqual([]);
+    // The untouched snapshot passes the same checks.
+    expect((await verifySnapshot(snap.file, root)).commit).toBe(snap.manifest.commit);
+  });
+
+  it('a snapshot committed to the repository is not restored by a fresh clone\'s first query unless the user opts in', async () => {
+    const origin = fixtureRepo('python');
+    // Snapshots live under .codegraph/ by default; a repository's committed configuration can put them in a tracked folder.
+    fs.writeFileSync(path.join(origin, 'cg.config.json'), '{ "snapshots": { "dir": "snapshots" } }\n');
+    gitAt(origin, '2024-01-01T12:00:00Z', 'add', 'cg.config.json');
+    gitAt(origin, '2024-01-01T12:00:00Z', 'commit', '-qm', 'snapshots in a shared folder');
+    await buildIndex(origin);
+    const good = await createSnapshot(origin);
+    expect(path.relative(origin, good.file)).toBe(path.join('snapshots', path.basename(good.file)));
+    const name = path.basename(good.file);
+    const keep = path.join(tempDir('cg-snap-keep-'), name);
+    fs.copyFileSync(good.file, keep);
+    // The attack: the snapshot of an ancestor, its database altered to serve /etc/passwd, committed under its predictable name.
+    await alteredDb(keep, good.file, "UPDATE files SET path = '../../../../../../../../etc/passwd' WHERE path = 'shop/util.py'");
+    gitAt(origin, '2024-01-02T00:00:00Z', 'add', '-f', `snapshots/${name}`);
+    gitAt(origin, '2024-01-02T00:00:00Z', 'commit', '-qm', 'add an index snapshot');
+    const clone = tempDir('cg-clone-hostile-');
+    execFileSync('git', ['clone', '-q', origin, clone]);
+    const first = runCg(['query', 'log a message', '--snippets', '--json'], clone);
+    expect(first.code).toBe(3);
+    expect(first.stdout).not.toContain('root:');
+    expect(first.json.error.code).toBe('index_missing');
+    expect(first.json.error.message).toMatch(/a snapshot in .* was not restored automatically/);
+    expect(first.json.error.hint).toMatch(new RegExp(`${good.id} came with the repository's history \\(tracked in git\\)`));
+    expect(fs.existsSync(path.join(clone, '.codegraph', 'CURRENT'))).toBe(false);
+    // `cg snapshot restore` without an ID does not pick it either.
+    const latest = runCg(['snapshot', 'restore', '--json'], clone);
+    expect(latest.code).toBe(4);
+    expect(latest.json.error.hint).toMatch(/came with the repository's history/);
+    // Opted in: every check still runs, and this one is refused.
+    const trusting = { env: { ...process.env, CG_TRUST_COMMITTED_SNAPSHOTS: '1' } };
+    const opted = runCg(['query', 'log a message', '--snippets', '--json'], clone, trusting);
+    expect(opted.code).toBe(3);
+    expect(opted.stdout).not.toContain('root:');
+    expect(opted.json.error.message).toMatch(/restoring it from the snapshot .* failed too: .*stores a path that is not inside the repository/);
+    // A sound snapshot committed the same way is restored once the user opts in, and only then.
+    fs.copyFileSync(keep, path.join(origin, 'snapshots', name));
+    gitAt(origin, '2024-01-03T00:00:00Z', 'commit', '-qam', 'a sound snapshot');
+    const clone2 = tempDir('cg-clone-sound-');
+    execFileSync('git', ['clone', '-q', origin, clone2]);
+    expect(runCg(['symbols', 'log', '--json'], clone2).code).toBe(3);
+    const restored = runCg(['symbols', 'log', '--json'], clone2, trusting);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.json.freshness.restoredFrom).toMatchObject({ snapshot: good.id });
+  });
+
+  it('a vector file that does not match its database, and a restore that fails while putting it in place, leave nothing behind', async () => {
+    const root = fixtureRepo('python');
+    await buildIndex(root);
+    const snap = await createSnapshot(root, { out: tempDir('cg-snap-good-') });
+    const work = tempDir('cg-snap-vec-');
+    const lost = await tamper(snap.file, path.join(work, 'lost.tar.gz'), (d) => {
+      const store = VectorStore.open(path.join(d, 'vectors-0.usearch'));
+      const db = new Database(path.join(d, 'index.db'), { readonly: true });
+      store.remove([db.prepare('SELECT MIN(symbol_id) FROM symbol_embeddings').pluck().get() as number]);
+      db.close();
+      store.save(d, 0);
+      refreshManifest(d);
+    });
+    const before = liveBytes(root);
+    for (const err of [await refusal(restoreSnapshot(root, { ref: lost })), await refusal(verifySnapshot(lost, root))]) {
+      expect((err.details as { reason: string }).reason).toBe('vectors');
+      expect(err.message).toMatch(/vectors-0\.usearch holds \d+ vectors; the database has \d+, of which 1 are missing/);
+    }
+    expect(liveBytes(root)).toEqual(before);
+    // A sound snapshot, and a failure after its build folder was made (the change log cannot be read):
+    // a clear error, the build folder gone, the live index as it was.
+    const wal = path.join(root, '.codegraph', 'wal');
+    fs.rmSync(wal, { recursive: true, force: true });
+    fs.mkdirSync(path.join(wal, 'changes.log'), { recursive: true });
+    const before2 = liveBytes(root);
+    const err = await refusal(restoreSnapshot(root, { ref: snap.file }));
+    expect(err.code).toBe('io');
+    expect(err.message).toMatch(/^Restoring the snapshot .* failed while putting it in place: /);
+    expect(err.hint).toMatch(/live index was not changed/);
+    expect(liveBytes(root)).toEqual(before2);
+    expect(fs.readdirSync(path.join(root, '.codegraph')).filter((n) => n.startsWith('cg-snapshot-'))).toEqual([]);
+  });
+});
+
+describe('archive bombs', () => {
+  it('each kind is refused before it is unpacked, in a process that never grows past 100 MB', () => {
+    const dir = tempDir('cg-bombs-');
+    const verify = path.join(ROOT, 'dist', 'snapshot', 'verify.js');
+    const pids: number[] = [];
+    for (const [kind, { reason }] of Object.entries(BOMBS) as [string, { reason: string }][]) {
+      const file = writeBomb(dir, kind);
+      expect(fs.statSync(file).size).toBeLessThan(BOMB_BYTES / 500);
+      const res = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD, verify, file], { encoding: 'utf8', timeout: 60_000 });
+      pids.push(res.pid!);
+      expect(res.status, res.stderr).toBe(0);
+      const out = JSON.parse(res.stdout) as { reason: string; maxRssMb: number };
+      expect(out.reason, kind).toBe(reason);
+      expect(out.maxRssMb, kind).toBeLessThan(100);
+    }
+    // No unpacking folder was left behind.
+    expect(fs.readdirSync(os.tmpdir()).filter((n) => pids.some((pid) => n.startsWith(`cg-snapshot-${pid}-`)))).toEqual([]);
+  });
+});
+
 describe('a query that finds no usable index', () => {
   it('restores the newest snapshot of HEAD or an ancestor, catches up, and says so', async () => {
     const root = fixtureRepo('python');
@@ -355,15 +568,16 @@ describe('a query that finds no usable index', () => {
     const again = runCg(['symbols', 'restored_later', '--json'], root);
     expect(again.json.freshness.restoredFrom).toBeUndefined(); // only the answer that restored says so
 
-    // Missing: the whole index folder is gone (a new clone with a CI artifact in snapshots/, say).
-    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true });
+    // Missing: no index at all, only a snapshot (a new clone with a CI artifact put in .codegraph/snapshots/, say).
+    for (const name of fs.readdirSync(path.join(root, '.codegraph'))) {
+      if (name !== 'snapshots') fs.rmSync(path.join(root, '.codegraph', name), { recursive: true, force: true });
+    }
     const text = runCg(['query', 'discount', 'price'], root);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/warning: the index was restored from snapshot .* because no index for/);
 
     // No snapshot to use: the original failure, unchanged.
-    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true });
-    fs.rmSync(snap.file);
+    fs.rmSync(path.join(root, '.codegraph'), { recursive: true, force: true }); // the snapshot inside it too
     const none = runCg(['symbols', 'x', '--json'], root);
     expect(none.code).toBe(3);
     expect(none.json.error.code).toBe('index_missing');

@@ -1,55 +1,9 @@
-import { Command, CommanderError } from 'commander';
-import { CG_VERSION } from '../indexer/build.js';
+import { CommanderError } from 'commander';
 import { reportError } from './output.js';
-import { registerIndex, registerInit } from './commands/index-cmd.js';
-import { registerStatus } from './commands/status-cmd.js';
-import { registerSymbols } from './commands/symbols-cmd.js';
-import { registerRefs } from './commands/refs-cmd.js';
-import { registerFile } from './commands/file-cmd.js';
-import { registerNotify, registerUpdate } from './commands/update-cmd.js';
-import { registerHooks } from './commands/hooks-cmd.js';
-import { registerWatch } from './commands/watch-cmd.js';
-import { registerContext, registerQuery } from './commands/query-cmd.js';
-import { registerModel } from './commands/model-cmd.js';
-import { registerSnapshot } from './commands/snapshot-cmd.js';
-import { registerServe } from './commands/serve-cmd.js';
-import { registerImpact } from './commands/impact-cmd.js';
-import { registerMcpConfig } from './commands/mcp-config-cmd.js';
-
-const program = new Command();
-program
-  .name('cg')
-  .description('CodeGrapher: a local code-intelligence index for AI coding agents')
-  .version(CG_VERSION)
-  .showSuggestionAfterError()
-  .exitOverride()
-  .configureOutput({ outputError: (str, write) => write(str) });
-
-registerInit(program);
-registerIndex(program);
-registerStatus(program);
-registerSymbols(program);
-registerRefs(program);
-registerFile(program);
-registerUpdate(program);
-registerNotify(program);
-registerHooks(program);
-registerWatch(program);
-registerQuery(program);
-registerContext(program);
-registerModel(program);
-registerSnapshot(program);
-registerImpact(program);
-registerServe(program);
-registerMcpConfig(program);
-
-program.addHelpText('after', `
-Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
-5 embedding model not available (run \`cg model pull\`), 6 another cg process is writing the index,
-7 a snapshot was refused (damaged, unsafe, newer format or another repository's).`);
+import { createProgram } from './program.js';
 
 try {
-  await program.parseAsync(process.argv);
+  await createProgram().parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
     // Help and version "errors" are successes; everything else is a usage error (exit 2).

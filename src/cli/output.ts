@@ -1,4 +1,5 @@
-import { CgError, errorMessage } from '../errors.js';
+import { CgError, errorMessage, nativeModuleError } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -17,7 +18,7 @@ export function emit<T>(opts: OutputOptions, result: T, text: (r: T) => string):
 export function reportError(err: unknown, json: boolean): number {
   const e = err instanceof CgError
     ? err
-    : new CgError('internal', `Unexpected failure: ${errorMessage(err)}`,
+    : nativeModuleError(err, PACKAGE_ROOT) ?? new CgError('internal', `Unexpected failure: ${errorMessage(err)}`,
       'This is a bug in cg. Please report it with the command you ran and this message.',
       process.env.CG_DEBUG ? (err as Error)?.stack : undefined);
   if (json) process.stdout.write(`${JSON.stringify({ error: e.toJSON() }, null, 2)}\n`);
@@ -29,9 +30,7 @@ export function reportError(err: unknown, json: boolean): number {
   return e.exitCode;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
+export { plural } from '../words.js';
 
 export function formatCounts(counts: Record<string, number>): string {
   return Object.entries(counts)

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { formatAge } from './output.js';
+import { formatAge, plural } from './output.js';
 import { findRoot } from '../repo/root.js';
 import { headState } from '../repo/git.js';
 import { openReader } from '../store/db.js';
@@ -23,7 +23,7 @@ export function openIndex(dir: string | undefined): OpenIndex {
 
 /**
  * For the query commands: like openIndex, but a missing or corrupt index is first restored from the
- * newest snapshot of HEAD or an ancestor in snapshots/ (and caught up), and the answer says so.
+ * newest snapshot of HEAD or an ancestor in the snapshot folder (and caught up), and the answer says so.
  */
 export async function openIndexRecovering(dir: string | undefined): Promise<OpenIndex> {
   const root = findRoot(dir ?? process.cwd());
@@ -40,7 +40,7 @@ export async function openIndexRecovering(dir: string | undefined): Promise<Open
 export function freshnessLine(f: Freshness & { restoredFrom?: Recovery }): string {
   const commit = f.indexedCommit ? f.indexedCommit.slice(0, 10) : 'no commit';
   const behind = f.behindHead && f.headCommit ? `; HEAD is now ${f.headCommit.slice(0, 10)}` : '';
-  const pending = f.pendingChanges ? `; ${f.pendingChanges} change(s) pending` : '';
+  const pending = f.pendingChanges ? `; ${plural(f.pendingChanges, 'change')} pending` : '';
   const hint = behind || pending ? ' (run `cg update`)' : '';
   const restored = f.restoredFrom
     ? `\nwarning: the index was restored from snapshot ${f.restoredFrom.snapshot} and caught up (${f.restoredFrom.catchUp}) because ${lowerFirst(f.restoredFrom.reason)}`

@@ -1,17 +1,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { closest, distance } from 'fastest-levenshtein';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { z } from 'zod';
 import { CgError, errorMessage } from '../errors.js';
 
 /** The directory, under the repository root, that holds everything cg writes. */
 export const CG_DIR = '.codegraph';
-export const CONFIG_FILE = 'config.json';
+/**
+ * The configuration a team shares: committed at the repository root, JSON with comments allowed
+ * (as tsconfig.json), holding only what differs from the defaults. cg never writes it, except
+ * `cg config migrate`, which moves an old .codegraph/config.json into it.
+ */
+export const CONFIG_FILE = 'cg.config.json';
+/** Where configuration lived before: git-ignored, so it could not be shared. Still read, with a note. */
+export const LEGACY_CONFIG_FILE = `${CG_DIR}/config.json`;
 
 export interface Config {
   /** Files larger than this are skipped (counted as `too_large`). */
   maxFileBytes: number;
   /** Extra exclusions in .gitignore syntax, on top of .gitignore and .cgignore. */
   exclude: string[];
-  /** Directory names never descended into: dependencies, build output, virtual environments. */
+  /**
+   * Directory names never descended into, at any depth: dependencies, virtual environments, tool
+   * caches. Build output (build/, dist/, out/, target/) is not named here: src/repo/vendored.ts
+   * tells it from source by what the repository says (ignored, untracked, generated markers).
+   */
   vendorDirs: string[];
   /** Worker threads for a full build; 0 means one per available core. */
   workers: number;
@@ -24,13 +38,22 @@ export interface Config {
     enabled: boolean;
     /** Repo-relative path of the allowlist that accepts reported false positives. */
     allowlistFile: string;
+    /** `redact`: a credential's span is replaced and the file indexed; `exclude`: the whole file is left out. */
+    mode: SecretsMode;
   };
   embeddings: EmbeddingsConfig;
   retrieval: {
     /** How candidates from full-text, vectors and the graph are fused (src/retrieve/fusion.ts; README "Ranking presets"). */
     preset: RankingPreset;
   };
+  snapshots: {
+    /** Where `cg snapshot` writes and looks for artifacts, relative to the repository root; a folder cg owns. */
+    dir: string;
+  };
 }
+
+export const SECRETS_MODES = ['redact', 'exclude'] as const;
+export type SecretsMode = (typeof SECRETS_MODES)[number];
 
 export const RANKING_PRESETS = ['hybrid', 'lexical', 'prd', 'spec004', 'rrf', 'learned'] as const;
 export type RankingPreset = (typeof RANKING_PRESETS)[number];
@@ -65,134 +88,181 @@ export const DEFAULT_CONFIG: Config = {
   exclude: [],
   vendorDirs: [
     'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'third_party', 'third-party',
-    'Pods', 'Carthage', '.build', 'target', 'dist', 'build', 'out', 'coverage',
-    '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', 'site-packages',
+    'Pods', 'Carthage', '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', 'site-packages',
     '.next', '.nuxt', '.svelte-kit', '.gradle', '.idea', '.vscode', '.cache',
   ],
   workers: 0,
   hooks: { autoApply: true },
-  secrets: { enabled: true, allowlistFile: '.cgsecrets' },
+  secrets: { enabled: true, allowlistFile: '.cgsecrets', mode: 'redact' },
   embeddings: { enabled: true, model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
   retrieval: { preset: 'hybrid' },
+  snapshots: { dir: `${CG_DIR}/snapshots` },
 };
 
+const MODEL_ID = /^[\w.-]+(\/[\w.-]+)?$/;
+
+/**
+ * What the file may say: every key optional (a missing one takes its default), no key unknown (a typo
+ * such as "exlude" would otherwise be dropped silently). The messages complete `"key" must be …`.
+ */
+const want = (what: string) => ({ error: `must be ${what}` });
+const bool = () => z.boolean(want('true or false')).optional();
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, want(`one of ${values.map((x) => `"${x}"`).join(', ')}`)).optional();
+const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape, want('an object')).optional();
+
+const FILE_SCHEMA = z.strictObject({
+  $schema: z.string(want('a string')).optional(),
+  maxFileBytes: z.number(want('a positive number')).positive(want('a positive number')).optional(),
+  exclude: z.array(z.string(), want('an array of strings')).optional(),
+  vendorDirs: z.array(z.string(), want('an array of strings')).optional(),
+  workers: z.number(want('a non-negative integer (0 = one per core)')).int(want('a non-negative integer (0 = one per core)'))
+    .min(0, want('a non-negative integer (0 = one per core)')).optional(),
+  hooks: section({ autoApply: bool() }),
+  secrets: section({ enabled: bool(), allowlistFile: z.string(want('a path')).min(1, want('a path')).optional(), mode: oneOf(SECRETS_MODES) }),
+  embeddings: section({
+    enabled: bool(),
+    model: z.string(want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"'))
+      .regex(MODEL_ID, want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"'))
+      .refine((m) => !m.includes('..'), want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"')).optional(),
+    pooling: oneOf(POOLINGS),
+    normalize: bool(),
+    dims: z.number(want("a positive whole number (or left out, to take the model's)")).int(want("a positive whole number (or left out, to take the model's)"))
+      .min(1, want("a positive whole number (or left out, to take the model's)")).max(65536, want("a positive whole number (or left out, to take the model's)")).optional(),
+    quantization: oneOf(VECTOR_QUANTIZATIONS),
+    dtype: oneOf(MODEL_DTYPES),
+  }),
+  retrieval: section({ preset: oneOf(RANKING_PRESETS) }),
+  snapshots: section({
+    dir: z.string(want('a folder relative to the repository root')).min(1, want('a folder relative to the repository root'))
+      .refine((d) => !path.isAbsolute(d) && !d.split(/[\\/]/).includes('..'), want('a folder inside the repository, relative to its root'))
+      .optional(),
+  }),
+}, want('a JSON object'));
+
+export type ConfigFile = z.infer<typeof FILE_SCHEMA>;
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file read (repo-relative), or null when there is none and everything is a default. */
+  file: string | null;
+  /** What the user should know about where the configuration came from (the old location, a file left unread). */
+  notes: string[];
+}
+
 export function configPath(root: string): string {
-  return path.join(root, CG_DIR, CONFIG_FILE);
+  return path.join(root, CONFIG_FILE);
+}
+
+/** The configuration of a repository: its cg.config.json over the defaults (the defaults alone when there is none). */
+export function loadConfig(root: string): Config {
+  return readConfig(root).config;
 }
 
 /**
- * Reads `.codegraph/config.json` over the defaults. A missing file means defaults; a broken one is
- * an error rather than a silent fallback, because the user wrote it expecting it to take effect.
+ * Reads `cg.config.json` (or, failing that, the old `.codegraph/config.json`) over the defaults. A
+ * missing file means defaults; a broken or mistyped one is an error rather than a silent fallback,
+ * because the user wrote it expecting it to take effect.
  */
-export function loadConfig(root: string): Config {
-  const file = configPath(root);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(DEFAULT_CONFIG);
-    throw new CgError('io', `Cannot read ${file}: ${errorMessage(err)}`, 'Check the file permissions.');
+export function readConfig(root: string): LoadedConfig {
+  const shared = readIfPresent(path.join(root, CONFIG_FILE));
+  const legacy = readIfPresent(path.join(root, LEGACY_CONFIG_FILE));
+  const notes: string[] = [];
+  if (shared !== null) {
+    if (legacy !== null) notes.push(`${LEGACY_CONFIG_FILE} is not read because ${CONFIG_FILE} exists; delete it (or merge it with \`cg config migrate\`).`);
+    return { config: mergeConfig(parseConfigText(shared, CONFIG_FILE)), file: CONFIG_FILE, notes };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new CgError('usage', `${file} is not valid JSON: ${errorMessage(err)}`,
-      `Fix the file, or delete it to return to the defaults.`);
-  }
-  return mergeConfig(raw, file);
+  if (legacy === null) return { config: structuredClone(DEFAULT_CONFIG), file: null, notes };
+  notes.push(`${LEGACY_CONFIG_FILE} is deprecated: it is git-ignored, so teammates and CI never see it. `
+    + `\`cg config migrate\` moves what differs from the defaults into ${CONFIG_FILE}, to commit.`);
+  return { config: mergeConfig(parseConfigText(legacy, LEGACY_CONFIG_FILE)), file: LEGACY_CONFIG_FILE, notes };
 }
 
-function mergeConfig(raw: unknown, file: string): Config {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new CgError('usage', `${file} must hold a JSON object`, 'See README.md, "Configuration".');
+function readIfPresent(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new CgError('io', `Cannot read ${file}: ${errorMessage(err)}`, 'Check the file permissions.');
   }
-  const r = raw as Record<string, unknown>;
+}
+
+/** The text of a configuration file, checked against the schema; `name` is how messages call it. */
+export function parseConfigText(text: string, name: string): ConfigFile {
+  const errors: ParseError[] = [];
+  const raw: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) {
+    const e = errors[0];
+    const line = text.slice(0, e.offset).split('\n').length;
+    throw new CgError('usage', `${name} is not valid JSON: ${printParseErrorCode(e.error)} at line ${line}`,
+      'Fix the file (comments and trailing commas are allowed), or delete it to return to the defaults.');
+  }
+  const parsed = FILE_SCHEMA.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => describeIssue(issue));
+  throw new CgError('usage', `${name}: ${problems.join('; ')}`, 'See README.md, "Configuration", for every key and its default.',
+    { problems });
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const at = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    const valid = keysAt(at);
+    return issue.keys.map((k) => {
+      const name = [...at, k].join('.');
+      const near = valid.length ? closest(k, valid) : null;
+      const close = near !== null && distance(k, near) <= Math.max(2, Math.floor(k.length / 3));
+      return `unknown key "${name}"${close ? ` (did you mean "${[...at, near].join('.')}"?)` : ` (valid here: ${valid.join(', ')})`}`;
+    }).join('; ');
+  }
+  return at.length ? `"${at.join('.')}" ${issue.message}` : `the file ${issue.message.replace(/^must be/, 'must hold')}`;
+}
+
+/** The keys the schema allows inside the object at `at` (the top level when empty). */
+function keysAt(at: string[]): string[] {
+  let node: z.ZodType = FILE_SCHEMA;
+  for (const key of at) {
+    const inner: z.ZodType = node instanceof z.ZodOptional ? (node.unwrap() as z.ZodType) : node;
+    if (!(inner instanceof z.ZodObject)) return [];
+    node = inner.shape[key] as z.ZodType;
+    if (!node) return [];
+  }
+  const obj = node instanceof z.ZodOptional ? node.unwrap() : node;
+  return obj instanceof z.ZodObject ? Object.keys(obj.shape).filter((k) => k !== '$schema') : [];
+}
+
+/** The file's values over the defaults, section by section. */
+function mergeConfig(file: ConfigFile): Config {
   const cfg = structuredClone(DEFAULT_CONFIG);
-  const bad = (key: string, want: string) =>
-    new CgError('usage', `${file}: "${key}" must be ${want}`, 'See README.md, "Configuration".');
-  if (r.maxFileBytes !== undefined) {
-    if (typeof r.maxFileBytes !== 'number' || !(r.maxFileBytes > 0)) throw bad('maxFileBytes', 'a positive number');
-    cfg.maxFileBytes = r.maxFileBytes;
-  }
-  for (const key of ['exclude', 'vendorDirs'] as const) {
-    const v = r[key];
-    if (v === undefined) continue;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw bad(key, 'an array of strings');
-    cfg[key] = v as string[];
-  }
-  if (r.workers !== undefined) {
-    if (typeof r.workers !== 'number' || !Number.isInteger(r.workers) || r.workers < 0) {
-      throw bad('workers', 'a non-negative integer (0 = one per core)');
-    }
-    cfg.workers = r.workers;
-  }
-  if (r.hooks !== undefined) {
-    const h = r.hooks as Record<string, unknown>;
-    if (typeof h !== 'object' || h === null) throw bad('hooks', 'an object');
-    if (h.autoApply !== undefined) {
-      if (typeof h.autoApply !== 'boolean') throw bad('hooks.autoApply', 'true or false');
-      cfg.hooks.autoApply = h.autoApply;
-    }
-  }
-  if (r.secrets !== undefined) {
-    const s = r.secrets as Record<string, unknown>;
-    if (typeof s !== 'object' || s === null) throw bad('secrets', 'an object');
-    if (s.enabled !== undefined) {
-      if (typeof s.enabled !== 'boolean') throw bad('secrets.enabled', 'true or false');
-      cfg.secrets.enabled = s.enabled;
-    }
-    if (s.allowlistFile !== undefined) {
-      if (typeof s.allowlistFile !== 'string' || !s.allowlistFile) throw bad('secrets.allowlistFile', 'a path');
-      cfg.secrets.allowlistFile = s.allowlistFile;
-    }
-  }
-  if (r.embeddings !== undefined) cfg.embeddings = mergeEmbeddings(r.embeddings, cfg.embeddings, bad);
-  if (r.retrieval !== undefined) {
-    const q = r.retrieval as Record<string, unknown>;
-    if (typeof q !== 'object' || q === null) throw bad('retrieval', 'an object');
-    if (q.preset !== undefined) {
-      if (typeof q.preset !== 'string' || !(RANKING_PRESETS as readonly string[]).includes(q.preset)) {
-        throw bad('retrieval.preset', `one of ${RANKING_PRESETS.map((x) => `"${x}"`).join(', ')}`);
-      }
-      cfg.retrieval.preset = q.preset as RankingPreset;
-    }
-  }
+  const { hooks, secrets, embeddings, retrieval, snapshots, $schema: _schema, ...top } = file;
+  Object.assign(cfg, definedOnly(top));
+  Object.assign(cfg.hooks, definedOnly(hooks ?? {}));
+  Object.assign(cfg.secrets, definedOnly(secrets ?? {}));
+  Object.assign(cfg.embeddings, definedOnly(embeddings ?? {}));
+  Object.assign(cfg.retrieval, definedOnly(retrieval ?? {}));
+  Object.assign(cfg.snapshots, definedOnly(snapshots ?? {}));
   return cfg;
 }
 
-function mergeEmbeddings(raw: unknown, dflt: EmbeddingsConfig, bad: (key: string, want: string) => CgError): EmbeddingsConfig {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('embeddings', 'an object');
-  const e = raw as Record<string, unknown>;
-  const out: EmbeddingsConfig = { ...dflt };
-  const oneOf = (key: keyof EmbeddingsConfig, values: readonly string[]) => {
-    const v = e[key];
-    if (v === undefined) return;
-    if (typeof v !== 'string' || !values.includes(v)) throw bad(`embeddings.${key}`, `one of ${values.map((x) => `"${x}"`).join(', ')}`);
-    (out as unknown as Record<string, unknown>)[key] = v;
-  };
-  if (e.model !== undefined) {
-    if (typeof e.model !== 'string' || !/^[\w.-]+(\/[\w.-]+)?$/.test(e.model) || e.model.includes('..')) {
-      throw bad('embeddings.model', 'a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"');
-    }
-    out.model = e.model;
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * What a configuration holds beyond the defaults, as a file would say it: only the keys whose value
+ * differs, so a default that improves in a later cg is never frozen into a repository.
+ */
+export function differencesFromDefaults(file: ConfigFile): ConfigFile {
+  const merged = mergeConfig(file) as unknown as Record<string, unknown>;
+  const defaults = DEFAULT_CONFIG as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(merged)) {
+    const dflt = defaults[key];
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const inner = Object.fromEntries(Object.entries(value).filter(([k, v]) =>
+        JSON.stringify(v) !== JSON.stringify((dflt as Record<string, unknown>)[k])));
+      if (Object.keys(inner).length) out[key] = inner;
+    } else if (JSON.stringify(value) !== JSON.stringify(dflt)) out[key] = value;
   }
-  oneOf('pooling', POOLINGS);
-  oneOf('quantization', VECTOR_QUANTIZATIONS);
-  oneOf('dtype', MODEL_DTYPES);
-  if (e.enabled !== undefined) {
-    if (typeof e.enabled !== 'boolean') throw bad('embeddings.enabled', 'true or false');
-    out.enabled = e.enabled;
-  }
-  if (e.normalize !== undefined) {
-    if (typeof e.normalize !== 'boolean') throw bad('embeddings.normalize', 'true or false');
-    out.normalize = e.normalize;
-  }
-  if (e.dims !== undefined) {
-    if (typeof e.dims !== 'number' || !Number.isInteger(e.dims) || e.dims < 1 || e.dims > 65536) {
-      throw bad('embeddings.dims', 'a positive whole number (or left out, to take the model\'s)');
-    }
-    out.dims = e.dims;
-  }
-  return out;
+  return out as ConfigFile;
 }

@@ -109,6 +109,10 @@ class FileExtractor {
         continue;
       }
       const caps = byName(match.captures);
+      if (caps['syntax.error']) {
+        for (const n of caps['syntax.error']) this.errors.push({ start: n.startIndex, end: Math.max(n.endIndex, n.startIndex + 1) });
+        continue;
+      }
       const defName = Object.keys(caps).find((k) => k.startsWith('definition.'));
       if (defName) {
         const node = caps[defName][0];
@@ -156,6 +160,7 @@ class FileExtractor {
     }
 
     if (this.root.hasError) this.collectErrors(this.root, new Set(defs.keys()));
+    for (const n of this.spec.syntaxErrors?.(this.root) ?? []) this.errors.push({ start: n.startIndex, end: Math.max(n.endIndex, n.startIndex + 1) });
     this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc, moduleDocLines);
     const scopes = this.bindingScopes(bindings);
     this.attachMutates(mutateTargets, mutateGlobals);

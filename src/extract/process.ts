@@ -1,10 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { readContained } from '../repo/contained.js';
 import { languageById } from '../lang/registry.js';
 import { loadLanguage } from '../lang/loader.js';
+import type { SecretsMode } from '../config/config.js';
 import { Allowlist, type AllowlistData } from '../secrets/allowlist.js';
-import { scanSecrets } from '../secrets/scan.js';
+import { scrubText } from '../secrets/redact.js';
 import { errorMessage } from '../errors.js';
 import { extractSource } from './extract.js';
 import { fileTerms } from '../retrieve/terms.js';
@@ -21,40 +21,60 @@ export interface ProcessOptions {
   root: string;
   maxFileBytes: number;
   secretsEnabled: boolean;
+  secretsMode: SecretsMode;
   allowlist: AllowlistData;
 }
 
-/** sha256 of a file's bytes, as stored in `files.hash`; null if it cannot be read. */
-export function fileHash(root: string, rel: string): string | null {
-  try {
-    return createHash('sha256').update(fs.readFileSync(path.join(root, rel))).digest('hex');
-  } catch {
-    return null;
-  }
+/** sha256 of a file's bytes, as stored in `files.hash`; null if it cannot be read (or not without leaving the repository). */
+export function fileHash(root: string, rel: string, maxBytes: number): string | null {
+  const read = readContained(root, rel, maxBytes);
+  return read.ok ? createHash('sha256').update(read.data).digest('hex') : null;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const utf8Lossy = new TextDecoder('utf-8');
 
 /**
- * One file from disk to extraction result. The order is the safety argument: the secret scan runs
- * on the text before the parser sees it, and a skipped file yields nothing but its reason.
+ * One file from disk to extraction result. The order is the safety argument: the file's text is
+ * scrubbed (src/secrets/redact.ts) as soon as it is decoded, and only the scrubbed text goes on to the
+ * filters, the parser and the search terms; with `secrets.mode: exclude` a file with a finding yields
+ * nothing but its reason.
  */
 export async function processFile(job: FileJob, opts: ProcessOptions, allow: Allowlist): Promise<FileOutcome> {
   const skip = (reason: SkippedOutcome['reason'], detail: string, hash: string | null = null,
     size = job.size): SkippedOutcome => ({ status: 'skipped', path: job.path, language: job.language, size, hash, reason, detail });
 
-  let buf: Buffer;
-  try {
-    buf = fs.readFileSync(path.join(opts.root, job.path));
-  } catch (err) {
-    return skip('unreadable', errorMessage(err));
-  }
-  if (buf.length > opts.maxFileBytes) return skip('too_large', `${buf.length} bytes`, null, buf.length);
+  // The walk found a regular file inside the repository; it is read only if it still is one.
+  const read = readContained(opts.root, job.path, opts.maxFileBytes);
+  if (!read.ok) return read.reason === 'too_large' ? skip('too_large', read.detail) : skip('unreadable', `not read: ${read.detail}`);
+  const buf = read.data;
   const hash = createHash('sha256').update(buf).digest('hex');
   if (isBinary(buf)) return skip('binary', 'contains NUL bytes', hash, buf.length);
 
   const warnings: string[] = [];
+  const decoded = decode(buf, warnings);
+  // Minified files are not scanned (their reason quotes nothing of the text); everything after this reads the scrubbed text.
+  const minified = minifiedReason(job.path, decoded);
+  if (minified) return skip('minified', minified, hash, buf.length);
+  const { text, findings } = scrubText(job.path, decoded, { enabled: opts.secretsEnabled, mode: opts.secretsMode, allow });
+  if (findings.length && opts.secretsMode === 'exclude') {
+    return { ...skip('secret', findings.map((s) => `${s.rule} at line ${s.line}`).join('; '), hash, buf.length), secrets: findings };
+  }
+
+  const generated = generatedReason(text);
+  if (generated) return skip('generated', generated, hash, buf.length);
+  try {
+    const lang = await loadLanguage(languageById(job.language));
+    const extract = extractSource(lang, job.path, text);
+    extract.terms = fileTerms(job.path, text, extract.symbols);
+    return { status: 'indexed', path: job.path, size: buf.length, hash, warnings, extract, ...(findings.length ? { secrets: findings } : {}) };
+  } catch (err) {
+    return skip('parse_failed', errorMessage(err), hash, buf.length);
+  }
+}
+
+/** A file's bytes as text: UTF-8, or with replacement characters (and a warning) when it is not valid UTF-8. */
+function decode(buf: Buffer, warnings: string[]): string {
   let text: string;
   try {
     text = utf8.decode(buf);
@@ -62,24 +82,5 @@ export async function processFile(job: FileJob, opts: ProcessOptions, allow: All
     text = utf8Lossy.decode(buf);
     warnings.push('invalid_utf8');
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-
-  const minified = minifiedReason(job.path, text);
-  if (minified) return skip('minified', minified, hash, buf.length);
-  const generated = generatedReason(text);
-  if (generated) return skip('generated', generated, hash, buf.length);
-  if (opts.secretsEnabled) {
-    const secrets = scanSecrets(job.path, text, allow);
-    if (secrets.length) {
-      return { ...skip('secret', secrets.map((s) => `${s.rule} at line ${s.line}`).join('; '), hash, buf.length), secrets };
-    }
-  }
-  try {
-    const lang = await loadLanguage(languageById(job.language));
-    const extract = extractSource(lang, job.path, text);
-    extract.terms = fileTerms(job.path, text, extract.symbols);
-    return { status: 'indexed', path: job.path, size: buf.length, hash, warnings, extract };
-  } catch (err) {
-    return skip('parse_failed', errorMessage(err), hash, buf.length);
-  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

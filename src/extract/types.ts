@@ -1,5 +1,6 @@
 import type { ImportSpec, SymbolKind, Visibility } from '../lang/types.js';
 import type { FileTerms } from '../retrieve/terms.js';
+import type { SecretFinding } from '../secrets/scan.js';
 
 export interface ExtractedSymbol {
   name: string;
@@ -73,12 +74,7 @@ export interface FileExtract {
 export type ContentSkipReason =
   | 'binary' | 'minified' | 'generated' | 'secret' | 'unreadable' | 'too_large' | 'parse_failed';
 
-export interface SecretFinding {
-  rule: string;
-  line: number;
-  /** sha256 of path + rule + matched text; put it in the allowlist to accept this one finding. */
-  fingerprint: string;
-}
+export type { SecretFinding };
 
 export type FileOutcome =
   | {
@@ -89,6 +85,8 @@ export type FileOutcome =
       /** Non-fatal: e.g. `invalid_utf8` (decoded with replacement characters). */
       warnings: string[];
       extract: FileExtract;
+      /** Credentials redacted from the text before extraction (`secrets.mode: redact`). */
+      secrets?: SecretFinding[];
     }
   | {
       status: 'skipped';

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { plural } from '../words.js';
 import { CgError } from '../errors.js';
 import type { SymbolInfo } from '../store/queries.js';
 import { dependents, pathTo, rankDependents, type Reach, type Relation } from './impact.js';
@@ -222,7 +223,7 @@ function risk(targets: SymbolInfo[], deps: Dependent[], files: BlastRadius['affe
   let points = 0;
   if (code.length >= 20) points += 2;
   else if (code.length >= 5) points += 1;
-  reasons.push(`${code.length} dependent symbol(s) in ${codeFiles} file(s) outside tests`);
+  reasons.push(`${plural(code.length, 'dependent symbol')} in ${plural(codeFiles, 'file')} outside tests`);
   if (codeFiles >= 10) points += 1;
   if (targets.some((t) => t.exported || t.visibility === 'public')) {
     points += 1;
@@ -231,7 +232,7 @@ function risk(targets: SymbolInfo[], deps: Dependent[], files: BlastRadius['affe
   if (!tests.length) {
     points += code.length ? 2 : 1;
     reasons.push('no test reaches it: a break would go unnoticed');
-  } else reasons.push(`${tests.length} test(s) reach it`);
+  } else reasons.push(`${plural(tests.length, 'test')} ${tests.length === 1 ? 'reaches' : 'reach'} it`);
   const level = points >= 3 ? 'high' : points >= 2 ? 'medium' : 'low';
   return { level, reasons };
 }

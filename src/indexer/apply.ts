@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { plural } from '../words.js';
 import { CgError, errorMessage } from '../errors.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { readLog, type LogProblem, type LogRead } from '../changes/log.js';
@@ -160,7 +161,7 @@ function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState
   const paths = new Set<string>();
   for (const e of log.entries) for (const p of e.record.paths ?? []) paths.add(p);
   const rescan = (why: string): Plan => ({ paths: null, rebuild: null, rescan: why });
-  if (log.problems.length) return rescan(`${log.problems.length} unreadable change-log record(s)`);
+  if (log.problems.length) return rescan(`${plural(log.problems.length, 'unreadable change-log record')}`);
   if (state.head.kind !== 'commit' || meta.head_state !== 'commit' || state.dirty === null) {
     return rescan('no git commit to compare with');
   }
@@ -174,6 +175,8 @@ function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState
   }
   // Ignore rules decide which files are indexed at all: every file is checked against the new ones.
   for (const p of paths) if (RULE_FILES.test(p)) return rescan(`${p} changed`);
+  // A snapshot carries no excludes hash (it is this machine's): only a recorded one that differs counts.
+  if (meta.excludes_hash && meta.excludes_hash !== state.excludesHash) return rescan('core.excludesFile or .git/info/exclude changed');
   return { paths, rebuild: null, rescan: null };
 }
 
@@ -247,7 +250,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     if (cls.kind === 'file') {
       // Unchanged content, indexed or skipped for its content (a secret, generated code): nothing to do.
       const known = old?.hash ?? skippedHash.get(p);
-      if (known && known === fileHash(root, p)) unchanged++;
+      if (known && known === fileHash(root, p, config.maxFileBytes)) unchanged++;
       else jobs.push({ path: p, language: cls.language, size: cls.size });
     } else {
       if (old) removals.push(p);

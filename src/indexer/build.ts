@@ -8,6 +8,7 @@ import { resolveAll } from '../resolve/resolver.js';
 import type { CallStats, ImportStats } from '../resolve/types.js';
 import { callStats, importStats } from '../store/stats.js';
 import { Allowlist } from '../secrets/allowlist.js';
+import { readScrubbed } from '../secrets/read.js';
 import { createBuild, currentDbPath, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
 import { fileHistory } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
@@ -210,6 +211,7 @@ export function processOptions(root: string, config: Config): ProcessOptions {
     root,
     maxFileBytes: config.maxFileBytes,
     secretsEnabled: config.secrets.enabled,
+    secretsMode: config.secrets.mode,
     allowlist: Allowlist.load(root, config.secrets.allowlistFile).data,
   };
 }
@@ -228,6 +230,9 @@ function previousMeta(root: string): Meta {
   }
 }
 
+/** Module manifests (go.mod, package.json, Cargo.toml) larger than this are not read. */
+const MAX_MANIFEST_BYTES = 4_000_000;
+
 /** Import resolvers read configuration files (go.mod, composer.json) through this, inside the root only. */
 export function repoView(root: string, files: Set<string>): RepoView {
   return {
@@ -236,14 +241,9 @@ export function repoView(root: string, files: Set<string>): RepoView {
     readText(rel: string) {
       const abs = path.resolve(root, rel);
       if (!abs.startsWith(root + path.sep) || abs.includes(`${path.sep}${CG_DIR}${path.sep}`)) return null;
-      try {
-        // Resolvers probe many paths that do not exist (a package.json in every source directory): a
-        // stat that does not throw for those answers several times faster than a failed read.
-        if (!fs.statSync(abs, { throwIfNoEntry: false })?.isFile()) return null;
-        return fs.readFileSync(abs, 'utf8');
-      } catch {
-        return null;
-      }
+      // Through the redacting reader (a token in a package.json or Cargo.toml never reaches the index),
+      // which reads as any indexed file is read: a go.mod that is a link to a file outside is not the repository's.
+      return readScrubbed(root, path.relative(root, abs).split(path.sep).join('/'), MAX_MANIFEST_BYTES);
     },
   };
 }

@@ -1,60 +1,82 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CgError } from '../errors.js';
+import Database from 'better-sqlite3';
+import { CgError, errorMessage, nativeModuleError } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import { cgDir } from '../store/db.js';
 
 export interface WriterLock {
   release(): void;
 }
 
+/** The lock itself: an SQLite database whose write lock the holder keeps. It is never deleted (see below). */
+export const LOCK_DB = 'writer.lock.db';
 /**
- * One writer at a time per repository. The lock file names its owner; a lock whose process is gone
- * (killed, crashed) is taken over rather than blocking the repository forever.
+ * Who holds the lock, for people and for the git hooks (which start no applier while its pid lives).
+ * It is a note, not the lock: a note left by a killed process decides nothing.
+ */
+export const LOCK_NOTE = 'writer.lock';
+
+/**
+ * One writer at a time per repository, whatever happens to the holder. The lock is SQLite's own write
+ * lock (`BEGIN IMMEDIATE`) on `.codegraph/writer.lock.db`, held by an open connection until release:
+ * it is a POSIX advisory lock, which the operating system drops when the holding process exits or is
+ * killed, so a crash can never leave it held, and there is nothing stale to take over. (The lock file
+ * of earlier versions named its owner and was taken over when that process was gone; two appliers
+ * that found the same stale file could both take it, and did.) The file is never removed: a process
+ * that opened it before a removal would hold a lock on a file nobody else can see.
  */
 export function acquireWriterLock(root: string): WriterLock {
-  const file = path.join(cgDir(root), 'writer.lock');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(file, 'wx');
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }));
-      fs.closeSync(fd);
-      let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          fs.rmSync(file, { force: true });
-        },
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = readOwner(file);
-      if (owner && owner.host === os.hostname() && isAlive(owner.pid)) {
-        throw new CgError('index_busy', `Another cg process (pid ${owner.pid}) is writing the index of ${root}`,
-          `Wait for it to finish. If no cg process is running, delete ${file}.`);
-      }
-      fs.rmSync(file, { force: true }); // stale: its owner is gone
-    }
+  const dir = cgDir(root);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, LOCK_DB);
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: 0 });
+  } catch (err) {
+    // An install whose SQLite binding was never built fails here first: say so, as opening the index would.
+    throw nativeModuleError(err, PACKAGE_ROOT)
+      ?? new CgError('io', `Cannot open the writer lock ${file}: ${errorMessage(err)}`, 'Check that .codegraph/ is writable.');
   }
-  throw new CgError('index_busy', `Could not take the writer lock ${file}`, 'Another cg process started at the same moment; try again.');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (err) {
+    db.close();
+    if ((err as { code?: string }).code !== 'SQLITE_BUSY') {
+      throw new CgError('io', `Cannot take the writer lock ${file}: ${errorMessage(err)}`, 'Check that .codegraph/ is writable.');
+    }
+    const owner = readOwner(path.join(dir, LOCK_NOTE));
+    throw new CgError('index_busy', `Another cg process${owner ? ` (pid ${owner.pid})` : ''} is writing the index of ${root}`,
+      `Wait for it to finish, or stop it; the lock (${file}) is released when that process ends, however it ends.`);
+  }
+  const note = path.join(dir, LOCK_NOTE);
+  try {
+    fs.writeFileSync(note, JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }));
+  } catch {
+    /* the note is informational; the lock is held */
+  }
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      // The note goes first, while the lock still excludes the next holder (who writes its own).
+      fs.rmSync(note, { force: true });
+      try {
+        db.exec('ROLLBACK');
+      } finally {
+        db.close();
+      }
+    },
+  };
 }
 
-function readOwner(file: string): { pid: number; host: string } | null {
+function readOwner(file: string): { pid: number } | null {
   try {
     const o = JSON.parse(fs.readFileSync(file, 'utf8'));
     return typeof o.pid === 'number' ? o : null;
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -19,26 +19,45 @@ export interface UpdateResult {
   rounds: ApplySummary[];
   /** Another process was applying; it re-reads the log before it exits, so nothing is lost. */
   busy: boolean;
+  /** How long this update waited for another process's apply to finish before its own (0: it did not wait). */
+  waitedMs: number;
 }
+
+/** How often a waiting update looks at the writer lock again. */
+const WAIT_POLL_MS = 100;
 
 /**
  * `cg update`: apply pending changes until none are left. The re-check after releasing the lock
  * closes the gap in which a hook saw the lock held and did not start an applier of its own.
+ *
+ * When another process is applying (a hook's background applier right after `git commit`), a
+ * foreground update waits up to `waitMs` for it and then applies whatever is left, so
+ * `git commit && cg update` succeeds; past that it fails with index_busy (exit 6). A background
+ * update never waits: the running applier re-reads the log before it exits.
  */
 export async function updateIndex(root: string,
-  opts: { background?: boolean; onProgress?: (p: BuildProgress) => void; extraction?: ExtractionPool } = {}):
+  opts: { background?: boolean; waitMs?: number; onWait?: (why: string) => void; onProgress?: (p: BuildProgress) => void;
+    extraction?: ExtractionPool } = {}):
   Promise<UpdateResult> {
-  const result: UpdateResult = { rounds: [], busy: false };
+  const result: UpdateResult = { rounds: [], busy: false, waitedMs: 0 };
+  const waitUntil = performance.now() + (opts.background ? 0 : opts.waitMs ?? 0);
   for (let round = 0; round < 100; round++) {
     let lock;
     try {
       lock = acquireWriterLock(root);
     } catch (err) {
-      if (err instanceof CgError && err.code === 'index_busy' && (opts.background || round > 0)) {
+      if (!(err instanceof CgError) || err.code !== 'index_busy') throw err;
+      if (opts.background || round > 0) {
         result.busy = true;
         return result;
       }
-      throw err;
+      if (performance.now() >= waitUntil) throw err;
+      if (result.waitedMs === 0) opts.onWait?.(err.message);
+      const t0 = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+      result.waitedMs += Math.round(performance.now() - t0);
+      round--; // still the first round: nothing was applied yet
+      continue;
     }
     let summary: ApplySummary;
     try {
@@ -102,13 +121,14 @@ export interface IndexResult extends Omit<BuildSummary, 'phasesMs' | 'vectors'> 
  * `cg index`: a full build when asked (`--full`) or when there is no usable index; otherwise the
  * incremental update, reported with the same totals a full build reports.
  */
-export async function indexRepository(root: string, opts: { full?: boolean; onProgress?: (p: BuildProgress) => void } = {}):
+export async function indexRepository(root: string,
+  opts: { full?: boolean; waitMs?: number; onWait?: (why: string) => void; onProgress?: (p: BuildProgress) => void } = {}):
   Promise<IndexResult> {
   if (opts.full || !usableIndex(root)) {
     return { ...(await buildIndex(root, opts.onProgress)), mode: 'full', reason: opts.full ? null : 'there was no usable index' };
   }
   const started = performance.now();
-  const res = await updateIndex(root, { onProgress: opts.onProgress });
+  const res = await updateIndex(root, { waitMs: opts.waitMs, onWait: opts.onWait, onProgress: opts.onProgress });
   const rounds = res.rounds;
   const rebuilt = rounds.find((r) => r.mode === 'rebuild');
   const changed = rounds.filter((r) => r.mode === 'incremental');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Config } from '../config/config.js';
 import { CgError, errorMessage } from '../errors.js';
-import type { Meta } from '../store/db.js';
+import { readMeta, type Meta } from '../store/db.js';
 import { deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCache, saveEmbeddings, storedVectors, type EmbedItem } from '../vectors/cache.js';
 import { sharedEmbedder } from '../vectors/embedder.js';
 import { modelKey, modelSpecFromConfig, modelStatus, unavailableError } from '../vectors/model.js';
@@ -28,6 +28,8 @@ export interface VectorSync {
   count: number;
   /** Re-embedded every symbol (new build, another model, or a missing vector file) rather than only changed ones. */
   full: boolean;
+  /** Why the previous generation's vector file was not updated in place but rebuilt from the database. */
+  rebuiltBecause?: string;
   error?: { code: string; message: string; hint?: string };
   durationMs: number;
 }
@@ -60,8 +62,9 @@ export async function syncVectors(db: Database.Database, dir: string, config: Co
   const status = modelStatus(spec);
   if (!status.available) return unavailable(unavailableError(spec, status.missing));
   const key = modelKey(spec);
-  const previousStore = fileIds !== null && previous.vectors_status === 'ok' && previous.vectors_model === key
-    ? openPrevious(dir, previous.vectors_file) : null;
+  const opened = fileIds !== null && previous.vectors_status === 'ok' && previous.vectors_model === key
+    ? openPrevious(db, dir, previous.vectors_file, key) : { store: null, reason: null };
+  const previousStore = opened.store;
   const full = previousStore === null;
 
   try {
@@ -86,7 +89,7 @@ export async function syncVectors(db: Database.Database, dir: string, config: Co
     const file = store ? store.save(dir, generation) : '';
     lastSaved = store ? { file: path.join(dir, file), store } : null;
     const summary = { status: 'ok' as const, model: key, embedded: u.stats.embedded, fromCache: u.stats.fromCache,
-      unchanged: u.stats.unchanged, count: store?.size ?? 0, full };
+      unchanged: u.stats.unchanged, count: store?.size ?? 0, full, ...(opened.reason ? { rebuiltBecause: opened.reason } : {}) };
     return done(summary, { vectors_status: 'ok', vectors_file: file, vectors_model: key, vectors_dims: dims ?? 0,
       vectors_quantization: config.embeddings.quantization, vectors_count: summary.count, vectors_error: '' });
   } catch (err) {
@@ -121,7 +124,6 @@ function storedDims(db: Database.Database, key: string): number | null {
   return (db.prepare('SELECT dims FROM embeddings WHERE model = ? LIMIT 1').pluck().get(key) as number | undefined) ?? null;
 }
 
-/** The previous generation's vectors, to update in place; null (rebuild from the cache) when missing or damaged. */
 /**
  * The store this process saved last, with the file it went to: a long-running applier (`cg watch`)
  * carries it into the next generation instead of reading back the file it just wrote. It is used only
@@ -129,17 +131,45 @@ function storedDims(db: Database.Database, key: string): number | null {
  */
 let lastSaved: { file: string; store: VectorStore } | null = null;
 
-function openPrevious(dir: string, file: string | undefined): VectorStore | null {
-  if (!file || !fs.existsSync(path.join(dir, file))) return null;
+/**
+ * The previous generation's vectors, to update in place, or null with the reason to rebuild them from
+ * the database instead: the file is missing or damaged, another writer has committed a generation
+ * since this update read the meta (its file is not the one to build on), or the file does not hold
+ * exactly the vectors the database says it does (a vector lost by an interrupted or overlapping
+ * writer would otherwise stay lost: an update only upserts what changed). Called inside the update's
+ * transaction, before this generation's embeddings are written.
+ */
+function openPrevious(db: Database.Database, dir: string, file: string | undefined, model: string):
+  { store: VectorStore | null; reason: string | null } {
+  const committed = readMeta(db).vectors_file;
+  if (committed !== file) {
+    return { store: null, reason: `another writer committed ${committed || 'no vector file'} after this update read ${file || 'none'}` };
+  }
+  if (!file || !fs.existsSync(path.join(dir, file))) return { store: null, reason: file ? `${file} is missing` : null };
   if (lastSaved?.file === path.join(dir, file)) {
+    // What this process saved and committed itself: it matches the database by construction.
     const { store } = lastSaved;
     lastSaved = null;
-    return store;
+    return { store, reason: null };
   }
+  let store: VectorStore;
   try {
-    return VectorStore.open(path.join(dir, file));
+    store = VectorStore.open(path.join(dir, file));
   } catch (err) {
-    if (process.env.CG_DEBUG) process.stderr.write(`cg: rebuilding the vector index: ${errorMessage(err)}\n`);
-    return null;
+    return { store: null, reason: errorMessage(err) };
   }
+  const mismatch = reconcile(db, store, model);
+  return mismatch ? { store: null, reason: `${file} ${mismatch}` } : { store, reason: null };
+}
+
+/**
+ * Whether a vector file holds exactly the symbols the database has a (non-zero) vector for; null when
+ * it does, else what differs. Reads ids only, not vectors: a few milliseconds for 10k symbols.
+ */
+export function reconcile(db: Database.Database, store: VectorStore, model: string): string | null {
+  const expected = db.prepare(`SELECT s.symbol_id FROM symbol_embeddings s JOIN embeddings e ON e.model = ? AND e.text_hash = s.text_hash
+    WHERE e.vector != zeroblob(length(e.vector))`).pluck().all(model) as number[];
+  const present = store.countPresent(expected);
+  if (present === expected.length && store.size === expected.length) return null;
+  return `holds ${store.size} vectors; the database has ${expected.length}, of which ${expected.length - present} are missing from it`;
 }

@@ -114,6 +114,65 @@ function cmpTuple(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/** Clauses that continue a compound statement on a line of their own, at the statement's own indentation. */
+const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause']);
+/** What a `try:` needs at least one of. */
+const HANDLERS = new Set(['except_clause', 'except_group_clause', 'finally_clause']);
+
+/**
+ * Python's syntax errors that tree-sitter-python parses without an ERROR node, found from the tree.
+ * Mostly indentation, which its scanner does not check (a dedent that matches no outer level, or an
+ * unexpected indent, is read as some other nesting; an empty body as an empty block): statements of a
+ * block that start a line at another column than the block's first line, a block's first line not
+ * indented past its header, module statements not at column 0, a clause (`else:`, `except:`) or a
+ * decorated definition at another column than its statement or decorators, and a header with no
+ * body: CPython's IndentationError ("unexpected indent", "unindent does not match any outer
+ * indentation level", "expected an indented block"). And two that a misplaced dedent leaves behind:
+ * `return` outside a function, and `try:` with neither `except` nor `finally`. Comments sit anywhere,
+ * as in Python. On 13,654 files CPython compiles (its standard library and sqlalchemy's tests), one is
+ * flagged: a CPython test of odd positions that tree-sitter-python misreads.
+ */
+function syntaxErrors(root: Node): Node[] {
+  const errors: Node[] = [];
+  const visit = (node: Node, column: number, headerRow: number, inFunction: boolean) => {
+    let expected = -1;
+    let lastRow = headerRow;
+    for (const child of node.namedChildren) {
+      if (!child || child.type === 'comment') continue;
+      const { row, column: col } = child.startPosition;
+      if (row > lastRow) {
+        // The first statement on a line of its own sets the block's column, which must be deeper than the header's.
+        if (expected === -1) {
+          expected = col;
+          if (node.type === 'block' ? col <= column : col !== 0) errors.push(child);
+        } else if (col !== expected) errors.push(child);
+      }
+      lastRow = Math.max(lastRow, child.endPosition.row);
+      inspect(child, inFunction);
+    }
+  };
+  const inspect = (node: Node, inFunction: boolean) => {
+    if (node.type === 'function_definition') inFunction = true;
+    else if (node.type === 'class_definition') inFunction = false;
+    else if (node.type === 'return_statement' && !inFunction) errors.push(node);
+    else if (node.type === 'try_statement' && !node.namedChildren.some((c) => c && HANDLERS.has(c.type))) errors.push(node);
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === 'block') {
+        if (!child.namedChildren.some((c) => c && c.type !== 'comment')) errors.push(node); // a header with no body
+        else visit(child, node.startPosition.column, node.startPosition.row, inFunction);
+      } else if (CLAUSES.has(child.type) || node.type === 'decorated_definition') {
+        // `else:` under its `if`, a decorated `def` under its decorators.
+        if (child.startPosition.row > node.startPosition.row && child.startPosition.column !== node.startPosition.column) errors.push(child);
+        inspect(child, inFunction);
+      } else if (child.type !== 'comment' && child.namedChildCount) inspect(child, inFunction);
+      else if (child.type === 'return_statement' && !inFunction) errors.push(child);
+    }
+  };
+  visit(root, 0, -1, false);
+  return errors;
+}
+
 export const python: LanguageSpec = {
   id: 'python',
   displayName: 'Python',
@@ -126,6 +185,7 @@ export const python: LanguageSpec = {
   selfNames: ['self', 'cls'],
   builtins: BUILTINS,
   superReceiver: /^super\(.*\)$/s,
+  syntaxErrors,
   // `from django.http import HttpResponse` works because django/http/__init__.py imports it.
   importedNamesAreExported: true,
   staticAnnotations: ['staticmethod'],

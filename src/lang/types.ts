@@ -102,7 +102,7 @@ export interface LanguageSpec {
   id: string;
   displayName: string;
   extensions: string[];
-  /** The grammar's `.wasm` file name inside `<grammarPackage>/out/`. */
+  /** The grammar's `.wasm` file name inside `<grammarPackage>/out/` (copied into grammars/ by the build). */
   grammar: string;
   /**
    * The npm package whose `out/` folder holds the grammar: `@repomix/tree-sitter-wasms` when absent,
@@ -129,6 +129,12 @@ export interface LanguageSpec {
    * the file's; syntax errors inside them do not make the file partial.
    */
   embeddedRanges?(root: Node): Range[];
+  /**
+   * Syntax errors the grammar accepts without an ERROR node, found by looking at the tree (Python's
+   * indentation, which tree-sitter-python does not check): the nodes in error. Errors a pattern can
+   * express are `@syntax.error` captures in the language's query files instead.
+   */
+  syntaxErrors?(root: Node): Node[];
   /** Decorator, annotation and attribute node types, collected onto the symbol they adorn. */
   annotationTypes: string[];
   /** Receiver names meaning "this instance or this type": `self`, `this`, `$this`, `Self`. */

@@ -2,8 +2,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Configuration snippets for MCP clients. The command is this Node and this checkout's bin/cg.js by
- * absolute path, so the snippet works whether or not `cg` is on the client's PATH.
+ * Configuration snippets for MCP clients. By default they go into project-scoped files a team
+ * commits (.mcp.json, .cursor/mcp.json, .vscode/mcp.json), so they name no machine path: the command
+ * is `cg` from PATH, and the repository is the client's working directory (Claude Code starts servers
+ * in the project) or its `${workspaceFolder}` (Cursor, VS Code). `absolute` gives this Node and this
+ * checkout's bin/cg.js by path instead, for a user-scoped file on one machine only (a checkout not on
+ * PATH), never for a committed one.
  */
 export const CLIENTS = ['claude', 'cursor', 'vscode'] as const;
 export type Client = (typeof CLIENTS)[number];
@@ -17,26 +21,35 @@ export interface ClientConfig {
   command: string | null;
 }
 
+const WORKSPACE = '${workspaceFolder}';
+
 /** `toolsets`: the `cg serve --toolsets` list; the default set is left implicit. */
-export function serveCommand(root: string, toolsets: readonly string[] = []): { command: string; args: string[] } {
-  const cgJs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cg.js');
+export function serveCommand(root: string, client: Client, absolute: boolean, toolsets: readonly string[] = []): { command: string; args: string[] } {
   const sets = toolsets.length && toolsets.join(',') !== 'default' ? ['--toolsets', toolsets.join(',')] : [];
-  return { command: process.execPath, args: [cgJs, 'serve', root, ...sets] };
+  if (absolute) {
+    const cgJs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cg.js');
+    return { command: process.execPath, args: [cgJs, 'serve', '--repo', root, ...sets] };
+  }
+  return { command: 'cg', args: [...(client === 'claude' ? ['serve'] : ['serve', '--repo', WORKSPACE]), ...sets] };
 }
 
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-export function clientConfig(client: Client, root: string, toolsets: readonly string[] = []): ClientConfig {
-  const { command, args } = serveCommand(root, toolsets);
+export function clientConfig(client: Client, root: string, opts: { absolute?: boolean; toolsets?: readonly string[] } = {}): ClientConfig {
+  const absolute = !!opts.absolute;
+  const { command, args } = serveCommand(root, client, absolute, opts.toolsets);
   const server = { command, args };
   switch (client) {
     case 'claude':
-      return { client, file: '.mcp.json (project scope; `claude mcp add` writes it)', json: { mcpServers: { cg: server } },
-        command: `claude mcp add --scope project cg -- ${[command, ...args].map(quote).join(' ')}` };
+      return { client, file: absolute ? '~/.claude.json (user scope; `claude mcp add --scope user` writes it)' : '.mcp.json (project scope; `claude mcp add` writes it)',
+        json: { mcpServers: { cg: server } },
+        command: `claude mcp add --scope ${absolute ? 'user' : 'project'} cg -- ${[command, ...args].map(quote).join(' ')}` };
     case 'cursor':
-      return { client, file: '.cursor/mcp.json (or ~/.cursor/mcp.json for every project)', json: { mcpServers: { cg: server } }, command: null };
+      return { client, file: absolute ? '~/.cursor/mcp.json (this machine only)' : '.cursor/mcp.json (or ~/.cursor/mcp.json for every project)',
+        json: { mcpServers: { cg: server } }, command: null };
     case 'vscode':
-      return { client, file: '.vscode/mcp.json', json: { servers: { cg: { type: 'stdio', ...server } } },
+      return { client, file: absolute ? 'your user mcp.json (MCP: Open User Configuration)' : '.vscode/mcp.json',
+        json: { servers: { cg: { type: 'stdio', ...server } } },
         command: `code --add-mcp ${quote(JSON.stringify({ name: 'cg', type: 'stdio', ...server }))}` };
   }
 }

@@ -4,10 +4,10 @@ import { parseToolsets } from './registry.js';
 import { serveStdio } from './server.js';
 
 /**
- * `cg serve [PATH] [--no-warm] [--no-auto-index] [--toolsets LIST]` without loading the rest of the CLI
- * (commander, the watcher): an agent's client starts the server often, and start-up is the time it
- * waits. Any other form (--help, unknown flags, --idle-release) returns false and goes through the full
- * CLI, which says what is wrong.
+ * `cg serve [PATH | --repo DIR] [--no-warm] [--no-auto-index] [--toolsets LIST]` without loading the
+ * rest of the CLI (commander, the watcher): an agent's client starts the server often, and start-up is
+ * the time it waits. Any other form (--help, unknown flags, --idle-release) returns false and goes
+ * through the full CLI, which says what is wrong.
  */
 export async function fastServe(args: string[]): Promise<boolean> {
   const rest: string[] = [];
@@ -17,6 +17,8 @@ export async function fastServe(args: string[]): Promise<boolean> {
     if (a === '--no-warm' || a === '--no-auto-index') continue;
     if (a === '--toolsets' && i + 1 < args.length) toolsets = parseToolsets(args[++i]);
     else if (a.startsWith('--toolsets=')) toolsets = parseToolsets(a.slice('--toolsets='.length));
+    // `--repo DIR`, as `cg mcp-config` writes it, is the same as the positional PATH.
+    else if (a === '--repo' && i + 1 < args.length) rest.push(args[++i]);
     else rest.push(a);
   }
   if (rest.length > 1 || rest.some((a) => a.startsWith('-'))) return false;

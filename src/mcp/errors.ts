@@ -1,4 +1,5 @@
-import { CgError, errorMessage, type ErrorCode } from '../errors.js';
+import { CgError, errorMessage, nativeModuleError, type ErrorCode } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 
 /**
  * The error codes an agent sees (PRD §6/§9), each with a fallback it can take at once. They are
@@ -36,6 +37,7 @@ const CODES: Record<ErrorCode, ToolErrorCode> = {
   // A snapshot refused while recovering a broken index: the index is still unusable.
   snapshot_invalid: 'index_unavailable',
   io: 'internal',
+  install: 'index_unavailable',
   internal: 'internal',
 };
 
@@ -52,6 +54,7 @@ const FALLBACK: Record<ToolErrorCode, string> = {
 };
 
 export function toolError(err: unknown): ToolError {
+  err = nativeModuleError(err, PACKAGE_ROOT) ?? err;
   if (err instanceof CgError) {
     const code = CODES[err.code];
     const suggestion = [err.hint, FALLBACK[code]].filter(Boolean).join(' ');

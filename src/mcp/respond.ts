@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Freshness } from '../store/freshness.js';
 import { tokenCounter } from '../retrieve/tokens.js';
+import { plural } from '../words.js';
 import { errorBody, makeError, type ToolError } from './errors.js';
 import type { FinishedAnswer, ToolAnswer } from './registry.js';
 
@@ -27,7 +28,7 @@ export function isStale(f: Freshness): boolean {
 export function staleReason(f: Freshness): string {
   const parts: string[] = [];
   if (f.behindHead) parts.push(`indexed ${f.indexedCommit?.slice(0, 10) ?? 'no commit'}, HEAD is ${f.headCommit?.slice(0, 10) ?? 'unknown'}`);
-  if (f.pendingChanges) parts.push(`${f.pendingChanges} change-log record(s) not applied`);
+  if (f.pendingChanges) parts.push(`${plural(f.pendingChanges, 'change-log record')} not applied`);
   return parts.join('; ');
 }
 

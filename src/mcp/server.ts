@@ -1,14 +1,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CG_VERSION } from '../indexer/build.js';
 import { LiveIndex } from '../store/live.js';
 import { makeError, toolError } from './errors.js';
 import { DEFAULT_IDLE_RELEASE_SECONDS, IdleRelease, queryPathState } from './idle.js';
 import { describeState, IndexKeeper } from './keeper.js';
-import { LineGuard } from './line-guard.js';
+import { LineGuard, type RequestId } from './line-guard.js';
 import { DEFAULT_TOOLSETS, toolsFor, type ToolDecl } from './registry.js';
 import { failure, finish, staleAware, toResult } from './respond.js';
 import { checkArguments, closest } from './strict.js';
@@ -151,6 +151,19 @@ async function callTool(live: LiveIndex, keeper: IndexKeeper, tool: ToolDecl, ar
 /** The largest message read: the largest inputs the schemas allow (a 2 MB diff), JSON-escaped, fit well below it. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
+/** The answer to a request too large to read: JSON-RPC's "invalid request", saying why and what to send instead. */
+export function oversizedReply(id: RequestId, bytes: number): JSONRPCMessage {
+  return {
+    jsonrpc: '2.0', id,
+    error: {
+      code: -32600,
+      message: `The request is ${bytes} bytes; cg serve reads messages of up to ${MAX_MESSAGE_BYTES} bytes (8 MiB), so it was not read`,
+      data: { code: 'invalid_input', bytes, limit: MAX_MESSAGE_BYTES,
+        suggestion: 'Send less: a query is at most 20,000 characters, signals 200 kB, a diff 2 MB.' },
+    },
+  };
+}
+
 /** Serves until stdin closes. Stdout carries protocol messages only; everything else goes to stderr. */
 export async function serveStdio(root: string, opts: { warm?: boolean; idleReleaseSeconds?: number; toolsets?: readonly string[];
   autoIndex?: boolean } = {}): Promise<void> {
@@ -164,8 +177,10 @@ export async function serveStdio(root: string, opts: { warm?: boolean; idleRelea
   const keeper = new IndexKeeper(root, { autoIndex: opts.autoIndex !== false, log });
   const { server, live } = createServer(root, { idle, toolsets: opts.toolsets, keeper });
   // Below the transport's own 10 MiB buffer limit, which would close the connection instead.
-  const input = process.stdin.pipe(new LineGuard(MAX_MESSAGE_BYTES, (n) =>
-    process.stderr.write(`cg serve: dropped a ${n}-byte message (the limit is ${MAX_MESSAGE_BYTES} bytes)\n`)));
+  const input = process.stdin.pipe(new LineGuard(MAX_MESSAGE_BYTES, (n, id) => {
+    process.stderr.write(`cg serve: refused a ${n}-byte message (the limit is ${MAX_MESSAGE_BYTES} bytes)${id === undefined ? '' : `: request ${JSON.stringify(id)}`}\n`);
+    if (id !== undefined) void transport.send(oversizedReply(id, n)).catch(() => undefined);
+  }));
   const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
   const done = new Promise<void>((resolve) => {
     const stop = () => {

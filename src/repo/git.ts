@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 
 export type HeadState =
   | { kind: 'commit'; commit: string; branch: string | null }
@@ -157,6 +158,42 @@ export function rootCommits(root: string, rev = 'HEAD'): string[] {
     return gitZ(root, ['rev-list', '-z', '--max-parents=0', rev]).sort();
   } catch {
     return [];
+  }
+}
+
+export interface TreeEntry {
+  path: string;
+  /** 100644/100755 regular files, 120000 links, 160000 submodules (gitlinks). */
+  mode: string;
+  /** Bytes of a blob; null for submodules. */
+  size: number | null;
+}
+
+/** Every entry of a commit's tree, recursively (one `git ls-tree`); null when the commit is unknown. */
+export function treeEntries(root: string, commit: string): TreeEntry[] | null {
+  let lines: string[];
+  try {
+    lines = gitZ(root, ['ls-tree', '-r', '-z', '-l', '--full-tree', commit]);
+  } catch {
+    return null;
+  }
+  return lines.map((line) => {
+    const tab = line.indexOf('\t');
+    const [mode, , , size] = line.slice(0, tab).split(/ +/);
+    return { path: line.slice(tab + 1), mode, size: size === '-' ? null : Number(size) };
+  });
+}
+
+/** Whether a file (absolute) is part of the repository's history: tracked in the index, or in HEAD's tree. */
+export function isTracked(root: string, file: string): boolean {
+  const rel = path.relative(root, file).split(path.sep).join('/');
+  if (rel.startsWith('../') || path.isAbsolute(rel)) return false;
+  try {
+    if (gitZ(root, ['ls-files', '-z', '--', `:(literal)${rel}`]).length) return true;
+    git(root, ['cat-file', '-e', `HEAD:${rel}`]);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IgnoreRules } from '../config/ignore.js';
 import { CG_DIR } from '../config/config.js';
+import { throughLink } from './contained.js';
+import { BuildOutputRule } from './vendored.js';
 
 /** Why a path found on disk was not handed to the parser. */
 export type WalkSkipReason =
-  | 'ignored'          // .gitignore, .cgignore, .git/info/exclude or config.exclude
-  | 'vendored'         // a dependency or build-output directory (config.vendorDirs)
+  | 'ignored'          // .gitignore, .cgignore, .git/info/exclude, core.excludesFile or config.exclude
+  | 'vendored'         // a dependency or tool directory (config.vendorDirs)
+  | 'build_output'     // build/, dist/, out/, target/ that the repository shows to be generated (src/repo/vendored.ts)
   | 'symlink'          // links are not followed: no loops, no files outside the repository
   | 'not_regular_file' // FIFOs, sockets, devices: reading them could block or mean nothing
   | 'too_large'
@@ -44,6 +47,7 @@ export interface WalkOptions {
 export function walkRepo(root: string, opts: WalkOptions): WalkResult {
   const result: WalkResult = { files: [], skipped: [], unsupported: 0 };
   const vendor = new Set(opts.vendorDirs);
+  const buildOutput = new BuildOutputRule(root, opts.languageOf);
   const visit = (dirRel: string, rules: IgnoreRules) => {
     let entries: fs.Dirent[];
     try {
@@ -58,8 +62,12 @@ export function walkRepo(root: string, opts: WalkOptions): WalkResult {
       if (ent.isDirectory()) {
         if (ent.name === '.git' || ent.name === CG_DIR) continue;
         if (rules.ignores(rel, true)) result.skipped.push({ path: rel, reason: 'ignored', isDir: true });
-        else if (vendor.has(ent.name)) result.skipped.push({ path: rel, reason: 'vendored', isDir: true });
-        else visit(rel, rules.enter(root, rel));
+        else if (vendor.has(ent.name)) result.skipped.push({ path: rel, reason: 'vendored', isDir: true, detail: 'a dependency or tool folder (vendorDirs)' });
+        else {
+          const generated = buildOutput.reason(rel);
+          if (generated) result.skipped.push({ path: rel, reason: 'build_output', isDir: true, detail: generated });
+          else visit(rel, rules.enter(root, rel));
+        }
         continue;
       }
       // Only paths a language claims are counted; the rest are "unsupported" in bulk.
@@ -73,7 +81,7 @@ export function walkRepo(root: string, opts: WalkOptions): WalkResult {
         continue;
       }
       if (!language) {
-        // Ignored files are not counted: cg's own snapshot artifacts (snapshots/, ignored) must not change the index.
+        // Ignored files are not counted: snapshot artifacts in a configured, ignored folder must not change the index.
         if (!rules.ignores(rel, false)) result.unsupported++;
         continue;
       }
@@ -121,11 +129,17 @@ export function classifyPath(root: string, rel: string, opts: WalkOptions): Path
  */
 export function pathClassifier(root: string, opts: WalkOptions): (rel: string) => PathClass {
   const memo = new Map<string, IgnoreRules | null>();
+  const linked = new Map<string, boolean>();
+  const buildOutput = new BuildOutputRule(root, opts.languageOf);
   return (rel) => {
     const parts = rel.split('/');
-    if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..' || p === '')) return { kind: 'excluded' };
-    const rules = rulesInside(root, parts.slice(0, -1), opts, memo);
+    if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..' || p === '' || p === '.')) return { kind: 'excluded' };
+    const rules = rulesInside(root, parts.slice(0, -1), opts, buildOutput, memo);
     if (!rules) return { kind: 'excluded' };
+    // A directory reached through a link is not entered by the walk: its files are not the repository's.
+    const dir = parts.slice(0, -1).join('/');
+    if (!linked.has(dir)) linked.set(dir, throughLink(root, dir));
+    if (linked.get(dir)) return { kind: 'excluded' };
     const language = opts.languageOf(parts[parts.length - 1]);
     let st: fs.Stats;
     try {
@@ -142,15 +156,19 @@ export function pathClassifier(root: string, opts: WalkOptions): (rel: string) =
   };
 }
 
-/** Whether the walk leaves a directory (repo-relative, POSIX) out: ignored, vendored, `.git` or `.codegraph`. */
-export function isExcludedDir(root: string, rel: string, opts: WalkOptions): boolean {
+/**
+ * Whether the walk leaves a directory (repo-relative, POSIX) out: ignored, vendored, build output,
+ * `.git` or `.codegraph`. Pass one `buildOutput` rule to many calls to read git's file list once.
+ */
+export function isExcludedDir(root: string, rel: string, opts: WalkOptions,
+  buildOutput = new BuildOutputRule(root, opts.languageOf)): boolean {
   const parts = rel.split('/');
   if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..')) return true;
-  return rulesInside(root, parts, opts) === null;
+  return rulesInside(root, parts, opts, buildOutput) === null;
 }
 
-/** The ignore rules in effect inside a directory, or null when it or a parent is ignored or vendored. */
-function rulesInside(root: string, dirParts: string[], opts: WalkOptions,
+/** The ignore rules in effect inside a directory, or null when it or a parent is ignored, vendored or build output. */
+function rulesInside(root: string, dirParts: string[], opts: WalkOptions, buildOutput: BuildOutputRule,
   memo: Map<string, IgnoreRules | null> = new Map()): IgnoreRules | null {
   const dir = dirParts.join('/');
   const known = memo.get(dir);
@@ -158,8 +176,9 @@ function rulesInside(root: string, dirParts: string[], opts: WalkOptions,
   let rules: IgnoreRules | null;
   if (!dirParts.length) rules = IgnoreRules.forRoot(root, opts.exclude);
   else {
-    const parent = rulesInside(root, dirParts.slice(0, -1), opts, memo);
-    const ignored = !parent || parent.ignores(dir, true) || opts.vendorDirs.includes(dirParts[dirParts.length - 1]);
+    const parent = rulesInside(root, dirParts.slice(0, -1), opts, buildOutput, memo);
+    const ignored = !parent || parent.ignores(dir, true) || opts.vendorDirs.includes(dirParts[dirParts.length - 1])
+      || buildOutput.reason(dir) !== null;
     rules = ignored ? null : parent.enter(root, dir);
   }
   memo.set(dir, rules);

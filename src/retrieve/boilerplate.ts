@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { commitMessages } from '../repo/git.js';
+import { Allowlist } from '../secrets/allowlist.js';
+import { scanSecrets } from '../secrets/scan.js';
 import { readMeta } from '../store/db.js';
 
 /**
@@ -37,7 +39,11 @@ export function boilerplateLines(messages: string[]): string[] {
     }
   }
   const needed = Math.max(MIN_MESSAGES, MIN_SHARE * messages.length);
-  return [...seen].filter(([, n]) => n >= needed).map(([line]) => line).sort();
+  const lines = [...seen].filter(([, n]) => n >= needed).map(([line]) => line).sort();
+  // The lines are stored in the index: one holding a credential (a token pasted into a template) is left out.
+  const findings = scanSecrets('.git/COMMIT_EDITMSG', lines.join('\n'), Allowlist.empty());
+  const marked = new Set(findings.map((f) => f.line - 1));
+  return lines.filter((_, i) => !marked.has(i));
 }
 
 /** The meta value of an index without commits to learn from. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { runQuery, type QueryInput, type QueryEntry, type QueryResponse } from './query.js';
-import { safeExcerptOf } from './regions.js';
+import { SourceReader } from './source.js';
 import { TOKENIZER, tokenCounter } from './tokens.js';
 
 /**
@@ -75,6 +75,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   // Rank more places than fit; packing decides what goes in.
   const found = await runQuery(db, root, { ...input, budget: 200_000, snippets: false, maxRegions: input.maxRegions ?? BUNDLE_PLACES });
   const count = await tokenCounter();
+  const reader = new SourceReader(db, root);
   const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, places_available: found.files.length, preset: found.preset,
     ...(found.confidence_level ? { confidence_level: found.confidence_level } : {}), ...(found.grep_terms ? { grep_terms: found.grep_terms } : {}),
     warnings: found.warnings };
@@ -111,7 +112,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
     const reserve = () => Math.min(signatures.slice(i + 1).reduce((sum, sig) => sum + sig.tokens, 0), Math.floor((budget - used) / 2));
     const isEntry = entries.some((e) => entryPoints.has(`${e.path}:${e.line_range[0]}`));
     if (isEntry || opts.rest === 'source-if-fits') {
-      const sources = entries.map((e) => sourceOf(root, e));
+      const sources = entries.map((e) => sourceOf(reader, e));
       const text = sourcesText(path, entries, sources, Infinity);
       const tokens = cost(path, text);
       if (used + tokens <= budget - (isEntry ? 0 : reserve())) {
@@ -136,6 +137,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
     add('signatures', signatures[i].text, signatures[i].tokens, entries.map((e) => e.signature ?? ''));
   }
   const truncatedBy = cutForBudget ? 'budget' : capped ? 'files' : null;
+  base.warnings.push(...reader.notes);
   return { ...base, status: 'ok', summary, relationships, files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy };
 }
 
@@ -147,9 +149,9 @@ function signaturesText(path: string, entries: QueryEntry[]): string {
   return entries.map((e) => signatureOf(path, e)).join('\n\n');
 }
 
-/** A place's source lines (capped as excerpts are), or null when the file cannot be read or now looks like it holds a credential. */
-function sourceOf(root: string, e: QueryEntry): string[] | null {
-  return safeExcerptOf(root, { path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] })?.split('\n') ?? null;
+/** A place's source lines (capped as excerpts are), or null when the file is not read or now looks like it holds a credential. */
+function sourceOf(reader: SourceReader, e: QueryEntry): string[] | null {
+  return reader.excerpt({ path: e.path, startLine: e.line_range[0], endLine: e.line_range[1] })?.split('\n') ?? null;
 }
 
 /** The places with their source, each cut to its first `maxLines` lines (with a note of what was left out). */

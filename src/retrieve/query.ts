@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
+import { plural } from '../words.js';
 import { CgError } from '../errors.js';
-import { Allowlist } from '../secrets/allowlist.js';
-import { scanSecrets } from '../secrets/scan.js';
 import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
 import { expandRegions } from './expand.js';
-import { excerptFromLines, fileLines, regionsOf, type RankSource, type Region } from './regions.js';
+import { regionsOf, type RankSource, type Region } from './regions.js';
+import { SourceReader } from './source.js';
 import { DEFAULT_LEXICAL, emptySignals, queryTerms, rankFiles, type RankedFile } from './rank.js';
 import type { TermStats } from './lexical.js';
 import { candidateFeatures, type Candidate } from './features.js';
@@ -181,7 +181,9 @@ export async function runQuery(db: Database.Database, root: string, input: Query
     const ofFile = new Map(ranked.flatMap((f) => (f.confidence !== undefined ? [[f.path, f.confidence] as const] : [])));
     for (const r of regions) r.confidence ??= ofFile.get(r.path) ?? Math.min(model.other, candidates.best);
   }
-  const packed = await pack(root, regions, budget, maxRegions, !!input.snippets, ranked.length > maxRegions, model?.thresholds.low, preset === 'learned');
+  const sources = input.snippets ? new SourceReader(db, root) : null;
+  const packed = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions, model?.thresholds.low, preset === 'learned');
+  if (sources) warnings.push(...sources.notes);
   const level = model && !named.length && !signals.some((s) => s.exists) ? answerLevel(model, Math.max(0, ...packed.files.map((e) => e.confidence))) : model ? 'ok' : undefined;
   if (level === 'none') {
     return { ...base, status: 'empty_results', files: [], more_files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: regions.length,
@@ -242,14 +244,14 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   const preset = input.preset ?? config.retrieval.preset;
   const warnings: string[] = [];
   const template = taskText(db, input.text);
-  if (template.dropped) warnings.push(`${template.dropped} line(s) of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
+  if (template.dropped) warnings.push(`${plural(template.dropped, 'line')} of the query recur in this repository's commit messages (a template) and were left out of the ranking`);
   // Tracebacks and logs pasted into the task are execution signals, not words (src/retrieve/task-split.ts).
   const split = splitTask(db, root, template.text);
   const text = split.words;
   const signals = [...(input.signals ?? []), ...split.signals];
   if (split.outputLines) {
-    warnings.push(`${split.outputLines} line(s) of the query are execution output (a trace or log): read as `
-      + `${split.signals.filter((s) => s.exists).length} location(s) in the repository and left out of the words`);
+    warnings.push(`${plural(split.outputLines, 'line')} of the query ${split.outputLines === 1 ? 'is' : 'are'} execution output (a trace or log): read as `
+      + `${plural(split.signals.filter((s) => s.exists).length, 'location')} in the repository and left out of the words`);
   }
   const stats: TermStats = { idf: new Map(), covered: new Map() };
   const lexical = rankFiles(db, text, DEFAULT_LEXICAL, stats);
@@ -395,7 +397,7 @@ function dedupe(regions: Region[]): Region[] {
  * fit comes with its signature only, and packing stops at the first entry that does not fit even so.
  * `moreFiles`: files ranked below those the regions came from.
  */
-async function pack(root: string, regions: Region[], budget: number, maxRegions: number, snippets: boolean, moreFiles: boolean, weakBelow?: number,
+async function pack(sources: SourceReader | null, regions: Region[], budget: number, maxRegions: number, moreFiles: boolean, weakBelow?: number,
   showProbability = false):
   Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'>> {
   const count = await tokenCounter();
@@ -406,13 +408,6 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
   // A place left out for the budget means a larger budget would help, even when the place cap binds too.
   let skippedForBudget = false;
   let capped = false;
-  const noSecrets = Allowlist.empty();
-  // Places of one file share its text; read it once per answer.
-  const texts = new Map<string, string[] | null>();
-  const linesOf = (p: string) => {
-    if (!texts.has(p)) texts.set(p, fileLines(root, p));
-    return texts.get(p)!;
-  };
   const fits = (entry: QueryEntry, room: number): number | null => {
     const json = JSON.stringify(entry);
     if (floor(json) > room) return null;
@@ -431,10 +426,7 @@ async function pack(root: string, regions: Region[], budget: number, maxRegions:
       skippedForBudget = true;
       break;
     }
-    const lines = snippets ? linesOf(r.path) : null;
-    let excerpt = lines && excerptFromLines(lines, r);
-    // The file may have changed since it was scanned: never hand out text that now looks like a credential.
-    if (excerpt && scanSecrets(r.path, excerpt, noSecrets).length) excerpt = null;
+    const excerpt = sources?.excerpt(r) ?? null;
     const entry: QueryEntry = {
       symbol_id: r.symbol?.id ?? null, path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
       signature: r.symbol?.signature || null, excerpt, score: round(Math.min(1, r.score / top)), rationale: r.rationale,

@@ -2,14 +2,31 @@
  * Token counts for budgets, with OpenAI's cl100k_base encoding (js-tiktoken): a real tokenizer, so a
  * bundle of "3,500 tokens" is 3,500 tokens for the models agents run on, not a character estimate.
  * The encoding's tables take ~0.25 s to load, so they load on first use.
+ *
+ * The npm package ships js-tiktoken's count-only entry point and the cl100k ranks in vendor/js-tiktoken/
+ * (scripts/copy-runtime-files.mjs), not the 22 MB package; a checkout that has not been built uses
+ * the package, a devDependency.
  */
-import type { Tiktoken } from 'js-tiktoken/lite';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
+import { PACKAGE_ROOT } from '../paths.js';
 
 export const TOKENIZER = 'cl100k_base';
 let encoder: Promise<{ enc: Tiktoken; pieces: RegExp }> | null = null;
 
+const SHIPPED = path.join(PACKAGE_ROOT, 'vendor', 'js-tiktoken');
+
+function tiktokenModules(): [Promise<{ Tiktoken: typeof Tiktoken }>, Promise<{ default: TiktokenBPE }>] {
+  if (fs.existsSync(path.join(SHIPPED, 'lite.js'))) {
+    return [import(pathToFileURL(path.join(SHIPPED, 'lite.js')).href), import(pathToFileURL(path.join(SHIPPED, `${TOKENIZER}.js`)).href)];
+  }
+  return [import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')];
+}
+
 async function load(): Promise<{ enc: Tiktoken; pieces: RegExp }> {
-  const [{ Tiktoken }, ranks] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]);
+  const [{ Tiktoken }, ranks] = await Promise.all(tiktokenModules());
   const enc = new Tiktoken(ranks.default);
   dropDecodeTable(enc);
   return { enc, pieces: new RegExp(ranks.default.pat_str, 'gu') };

@@ -1,126 +1,188 @@
 import { createHash } from 'node:crypto';
-import type { SecretFinding } from '../extract/types.js';
 import type { Allowlist } from './allowlist.js';
+import { hasRun, wordyIdentifier } from './cg-rules.js';
+import { entropy } from './entropy.js';
+import { ruleSet, type CompiledAllowlist, type RuleSet, type SecretRule } from './rules.js';
 
-/**
- * Credential detection, run on a file's text before anything derived from it is stored. A file with
- * a finding is excluded whole (promise 5): its symbols, snippets and embeddings never exist.
- *
- * Precision matters as much as recall here: a false positive silently removes real code from the
- * index, so the generic rules (keyword assignments, high-entropy literals) filter out placeholders,
- * references to environment variables and character-class strings. `cg status` lists every exclusion
- * with a fingerprint that the allowlist accepts.
- */
-interface Rule {
-  id: string;
-  pattern: RegExp;
-  /** Which capture group holds the secret itself (0 = whole match). */
-  group?: number;
-  /** Filters out look-alikes, given the matched value and the whole line it sits on. */
-  accept?: (value: string, line: string) => boolean;
+/** One credential found in a text. */
+export interface SecretFinding {
+  rule: string;
+  /** 1-based line of the secret's first character. */
+  line: number;
+  /** sha256 of path + rule + secret (lower-cased); put it in the allowlist to accept this one finding. */
+  fingerprint: string;
+  /** The secret's span in the scanned text (UTF-16 offsets), what redaction replaces. */
+  start: number;
+  end: number;
 }
 
 /**
- * Words that make a random-looking literal a credential rather than test data, a hash, a checksum or a
- * base64 blob: random literals are everywhere in code; random literals named like keys are not.
+ * Every finding of the rule set in a file's text, in text order. gitleaks' semantics are kept for its
+ * rules: a rule runs only when one of its keywords is in the text, the secret is its secret group (or
+ * the first non-empty group), its entropy must exceed the rule's threshold, and the global and rule
+ * allowlists (regexes on the secret, match or line; stopwords; paths) can allow it. Then cg's
+ * allowlist (`.cgsecrets`): a path pattern, a disabled rule or the finding's fingerprint.
  */
-const CREDENTIAL_CONTEXT = /key|secret|token|passw|pwd|auth|credential|private|signature|bearer|session/i;
-
-const PLACEHOLDER = /example|sample|dummy|fake|placeholder|changeme|change_me|your[_-]|xxxx|\*\*\*|redacted|<[^>]*>|\$\{|\{\{|%\(|%s|^\$|process\.env|os\.environ|getenv/i;
-
-const RULES: Rule[] = [
-  { id: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
-  {
-    id: 'aws-secret-access-key',
-    pattern: /aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
-    group: 1,
-  },
-  { id: 'private-key', pattern: /-----BEGIN (?:(?:RSA|DSA|EC|OPENSSH|PGP|ENCRYPTED) )?PRIVATE KEY(?: BLOCK)?-----/g },
-  { id: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b/g },
-  { id: 'slack-token', pattern: /\bxox[baprs]-[A-Za-z0-9-]{10,}/g },
-  { id: 'stripe-key', pattern: /\b[sr]k_live_[A-Za-z0-9]{20,}/g },
-  { id: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { id: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g },
-  {
-    // password = "…", api_key: '…', "token": "…", $secret = '…'
-    id: 'credential-assignment',
-    pattern: /\b[\w$]*(?:password|passwd|secret|api_?key|apikey|access_?key|auth_?token|access_?token|private_?key|client_?secret)[\w]*["']?\s*(?::=|=|:|=>)\s*(["'`])([^"'`\s]{8,200})\1/gi,
-    group: 2,
-    // Constant names (`API_KEY`), words and paths (`django-insecure-`) are not credentials.
-    accept: (v) => !PLACEHOLDER.test(v) && !/^[A-Z0-9_]+$/.test(v) && !/^[a-z._\-/]+$/.test(v) && entropy(v) >= 2.5,
-  },
-  {
-    id: 'high-entropy-string',
-    pattern: /(["'`])([A-Za-z0-9+/=_-]{32,512})\1/g,
-    group: 2,
-    accept: (v, line) =>
-      /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= 4.8 && !hasRun(v) && !isAlphabet(v)
-      && !PLACEHOLDER.test(v) && CREDENTIAL_CONTEXT.test(line.replace(v, '')),
-  },
-];
-
-export const SECRET_RULE_IDS = RULES.map((r) => r.id);
-
 export function scanSecrets(path: string, text: string, allow: Allowlist): SecretFinding[] {
   if (allow.acceptsFile(path)) return [];
-  const findings: SecretFinding[] = [];
-  for (const rule of RULES) {
+  const set = ruleSet();
+  if (set.global.paths.some((p) => p.test(path))) return [];
+  const present = keywordsIn(text.toLowerCase(), set.keywords);
+  const lines = new LineIndex(text);
+  const found: SecretFinding[] = [];
+  for (const rule of set.rules) {
     if (allow.disablesRule(rule.id)) continue;
-    rule.pattern.lastIndex = 0;
-    for (let m = rule.pattern.exec(text); m; m = rule.pattern.exec(text)) {
-      const value = m[rule.group ?? 0];
-      if (rule.accept && !rule.accept(value, lineText(text, m.index))) continue;
-      const fingerprint = fingerprintOf(path, rule.id, value);
-      if (allow.acceptsFingerprint(fingerprint)) continue;
-      findings.push({ rule: rule.id, line: lineAt(text, m.index), fingerprint });
-      break; // one finding per rule is enough to exclude the file and explain why
+    if (rule.path && !rule.path.test(path)) continue;
+    if (rule.keywords.length && !rule.keywords.some((k) => present.has(k))) continue;
+    if (rule.allowlists.some((a) => !a.and && a.paths.some((p) => p.test(path)))) continue;
+    found.push(...ruleFindings(rule, path, text, lines, set.global));
+  }
+  return oneFindingPerSpan(found, allow);
+}
+
+/** Catch-all rules: where a specific rule finds the same secret, the finding names the specific one. */
+const CATCH_ALL = new Set(['generic-api-key', 'credential-assignment', 'high-entropy-string']);
+
+/**
+ * One finding per secret: overlapping findings (a GitHub token is also a generic key and a
+ * high-entropy string) become the widest span, named by the most specific rule, so `cg status` lists
+ * it once and one fingerprint in the allowlist accepts it (any of the group's fingerprints does).
+ */
+function oneFindingPerSpan(found: SecretFinding[], allow: Allowlist): SecretFinding[] {
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: SecretFinding[] = [];
+  for (let i = 0; i < found.length;) {
+    const group = [found[i]];
+    let end = found[i].end;
+    for (i++; i < found.length && found[i].start < end; i++) {
+      group.push(found[i]);
+      end = Math.max(end, found[i].end);
     }
+    if (group.some((f) => allow.acceptsFingerprint(f.fingerprint))) continue;
+    const best = group.find((f) => !CATCH_ALL.has(f.rule)) ?? group[0];
+    out.push({ ...best, line: group[0].line, start: group[0].start, end });
   }
-  return findings;
-}
-
-export function fingerprintOf(path: string, rule: string, value: string): string {
-  return createHash('sha256').update(`${path}\0${rule}\0${value}`).digest('hex').slice(0, 24);
-}
-
-/** Shannon entropy in bits per character. */
-export function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let h = 0;
-  for (const c of counts.values()) {
-    const p = c / s.length;
-    h -= p * Math.log2(p);
-  }
-  return h;
-}
-
-/** Alphabets and counters (`ABCDEF…`, `0123456…`) have high entropy but are not secrets. */
-function hasRun(s: string): boolean {
-  let run = 1;
-  for (let i = 1; i < s.length; i++) {
-    run = s.charCodeAt(i) === s.charCodeAt(i - 1) + 1 ? run + 1 : 1;
-    if (run >= 5) return true;
-  }
-  return false;
+  return out;
 }
 
 /**
- * Every character once: an alphabet table (nanoid's `useandom-26T198340…`). A random secret of 32+
- * characters repeats some character with near certainty.
+ * The rules' keywords that occur in a (lower-cased) text, in one pass: the keyword regex finds, at
+ * each position, the longest keyword starting there, and each keyword stands for all keywords inside
+ * it. (Testing each of ~300 keywords with includes() read the text 300 times: most of a scan's time.)
  */
-function isAlphabet(s: string): boolean {
-  return new Set(s).size === s.length;
+function keywordsIn(lower: string, kw: RuleSet['keywords']): Set<string> {
+  const present = new Set<string>();
+  const re = kw.regex;
+  re.lastIndex = 0;
+  for (let m = re.exec(lower); m; m = re.exec(lower)) {
+    for (const k of kw.within.get(m[1])!) present.add(k);
+    re.lastIndex = m.index + 1;
+  }
+  return present;
 }
 
-function lineText(text: string, index: number): string {
-  const start = text.lastIndexOf('\n', index) + 1;
-  const end = text.indexOf('\n', index);
-  return text.slice(start, end === -1 ? text.length : end);
+function ruleFindings(rule: SecretRule, path: string, text: string, lines: LineIndex, global: CompiledAllowlist): SecretFinding[] {
+  const out: SecretFinding[] = [];
+  const re = rule.regex;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    const span = secretSpan(rule, m);
+    if (!span) continue;
+    const [start, end] = span;
+    const secret = text.slice(start, end);
+    // gitleaks trims newlines around the match before it reads the line(s) it is on.
+    const matchText = m[0].replace(/^\n+|\n+$/g, '');
+    const matchStart = m.index + (m[0].length - m[0].replace(/^\n+/, '').length);
+    const line = lines.linesAround(matchStart, matchStart + matchText.length);
+    const rejected = (rule.entropy && entropy(secret) <= rule.entropy)
+      // cg's additions to gitleaks' generic rule: a counting run (`"key0", "0123456789abcdef"`) is test
+      // data, and an unquoted name made of words (`PrivateKey = testRSA2048PrivateKey`) is code.
+      || (rule.id === 'generic-api-key' && (hasRun(secret) || (!/["'`]/.test(text[start - 1] ?? '') && wordyIdentifier(secret))))
+      || allowed(global, secret, matchText, line, path) || rule.allowlists.some((a) => allowed(a, secret, matchText, line, path))
+      || (rule.accept && !rule.accept(secret, line, m));
+    if (rejected) {
+      // cg's rules look again one character on (see SecretRule.accept); gitleaks' go on after the match, as gitleaks does.
+      if (rule.accept) re.lastIndex = m.index + 1;
+      continue;
+    }
+    out.push({ rule: rule.id, line: lines.lineOf(start), fingerprint: fingerprintOf(path, rule.id, secret), start, end });
+  }
+  return out;
 }
 
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+/** Offsets of the secret inside a match, or null when the rule's secret group did not take part. */
+function secretSpan(rule: SecretRule, m: RegExpExecArray): [number, number] | null {
+  const idx = m.indices!;
+  if (rule.secretGroup > 0) {
+    const g = idx[rule.secretGroup];
+    return g && g[1] > g[0] ? [g[0], g[1]] : null;
+  }
+  for (let i = 1; i < idx.length; i++) {
+    const g = idx[i];
+    if (g && g[1] > g[0]) return [g[0], g[1]];
+  }
+  // No group: the whole match, less the newlines gitleaks trims.
+  const lead = m[0].length - m[0].replace(/^\n+/, '').length;
+  const trail = m[0].length - m[0].replace(/\n+$/, '').length;
+  return [m.index + lead, m.index + m[0].length - trail];
+}
+
+function allowed(a: CompiledAllowlist, secret: string, match: string, line: string, path: string): boolean {
+  const target = a.target === 'match' ? match : a.target === 'line' ? line : secret;
+  const regex = a.regexes.some((r) => r.test(target));
+  const lowered = secret.toLowerCase();
+  const stop = a.stopwords.some((w) => lowered.includes(w));
+  if (!a.and) return regex || stop;
+  const checks: boolean[] = [];
+  if (a.paths.length) checks.push(a.paths.some((p) => p.test(path)));
+  if (a.regexes.length) checks.push(regex);
+  if (a.stopwords.length) checks.push(stop);
+  return checks.length > 0 && checks.every(Boolean);
+}
+
+/**
+ * A finding's identity for the allowlist: the file, the rule and the secret, case aside (the index's
+ * search terms are lower-cased, and a snapshot's verification must recognise an allowed secret there).
+ */
+export function fingerprintOf(path: string, rule: string, value: string): string {
+  return createHash('sha256').update(`${path}\0${rule}\0${value.toLowerCase()}`).digest('hex').slice(0, 24);
+}
+
+/** Line numbers and line texts by offset, from one pass over the newlines. */
+class LineIndex {
+  private starts: number[] | null = null;
+
+  constructor(private readonly text: string) {}
+
+  private get lineStarts(): number[] {
+    if (!this.starts) {
+      this.starts = [0];
+      for (let i = this.text.indexOf('\n'); i !== -1; i = this.text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    }
+    return this.starts;
+  }
+
+  /** 1-based line of an offset. */
+  lineOf(offset: number): number {
+    const s = this.lineStarts;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (s[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  /** The whole lines holding [start, end). */
+  linesAround(start: number, end: number): string {
+    const from = this.text.lastIndexOf('\n', start - 1) + 1;
+    const to = this.text.indexOf('\n', end);
+    return this.text.slice(from, to === -1 ? this.text.length : to);
+  }
 }

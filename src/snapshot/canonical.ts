@@ -42,7 +42,7 @@ export interface CanonicalIndex {
  * imports get fresh ids in (file, original order). An id column missing from this table stops the
  * snapshot (a schema change must say how its ids are made canonical).
  */
-const ID_COLUMNS: Record<string, Record<string, 'f' | 's' | 'renumber'>> = {
+export const ID_COLUMNS: Record<string, Record<string, 'f' | 's' | 'renumber'>> = {
   files: { id: 'f' },
   symbols: { id: 's', file_id: 'f', parent_id: 's' },
   imports: { id: 'renumber', file_id: 'f' },
@@ -66,6 +66,7 @@ function normalisedMeta(meta: Meta, commitIso: string): Meta {
     indexed_branch: '',
     changelog_offset: '0',
     dirty_paths: '[]',
+    excludes_hash: '', // the user's own git exclude files: this machine's, not the commit's
   };
 }
 

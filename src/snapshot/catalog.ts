@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CgError } from '../errors.js';
-import { commitsAhead } from '../repo/git.js';
+import { commitsAhead, isTracked } from '../repo/git.js';
 import { ARTIFACT_RE } from './manifest.js';
 
 /**
@@ -55,9 +55,11 @@ export interface Picked extends Listed {
  * The snapshot of `target` or of its nearest ancestor, preferring `configId` (a snapshot of another
  * configuration would be rebuilt anyway). Null when no snapshot is of an ancestor.
  */
-export function nearestSnapshot(root: string, dir: string, target: string, configId: string | null): Picked | null {
+export function nearestSnapshot(root: string, dir: string, target: string, configId: string | null,
+  skip: (s: Listed) => boolean = () => false): Picked | null {
   let best: Picked | null = null;
   for (const s of listSnapshots(dir)) {
+    if (skip(s)) continue;
     const behind = commitsAhead(root, s.commit, target);
     if (behind === null) continue;
     // Another configuration's snapshot would be rebuilt on catch-up: the nearest of ours wins over it.
@@ -66,6 +68,44 @@ export function nearestSnapshot(root: string, dir: string, target: string, confi
     if (better) best = { ...s, behind };
   }
   return best;
+}
+
+/**
+ * Set to 1 to let cg pick, by itself, snapshots that came with the repository's history (committed to
+ * it): the automatic restore of a query that finds no index, and `cg snapshot restore` without an ID.
+ * An environment variable, not a configuration key: a repository can commit a configuration file, not
+ * the environment of the person who clones it.
+ */
+export const TRUST_COMMITTED_ENV = 'CG_TRUST_COMMITTED_SNAPSHOTS';
+
+export interface NearestTrusted {
+  picked: Picked | null;
+  /** Snapshots passed over because they are tracked in git (so anyone who can commit could have put them there). */
+  committed: Listed[];
+}
+
+/**
+ * nearestSnapshot among the snapshots cg may pick by itself: a snapshot tracked in git arrived through
+ * the repository's history, and whoever can push a commit could have made it, so it is used only when
+ * the user named it or set CG_TRUST_COMMITTED_SNAPSHOTS=1 (and then with every check of verify.ts).
+ */
+export function nearestTrustedSnapshot(root: string, dir: string, target: string, configId: string | null): NearestTrusted {
+  const committed: Listed[] = [];
+  const trust = process.env[TRUST_COMMITTED_ENV] === '1';
+  const picked = nearestSnapshot(root, dir, target, configId, (s) => {
+    if (trust || !isTracked(root, s.file)) return false;
+    committed.push(s);
+    return true;
+  });
+  return { picked, committed };
+}
+
+/** What to tell a user whose only snapshots came with the repository's history. */
+export function committedHint(committed: Listed[]): string {
+  const ids = committed.map((s) => s.id).join(', ');
+  return `${committed.length === 1 ? 'The snapshot' : 'The snapshots'} ${ids} came with the repository's history (tracked in git), `
+    + `so cg does not restore ${committed.length === 1 ? 'it' : 'them'} by itself. Run \`cg index\` to build the index; or, if you trust `
+    + `whoever committed it, \`cg snapshot restore ID\` (or set ${TRUST_COMMITTED_ENV}=1).`;
 }
 
 /** Keeps the `keep` snapshots of the newest commits (by position in `root`'s history when known, else file time). */

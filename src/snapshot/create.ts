@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { plural } from '../words.js';
 import path from 'node:path';
+import { loadConfig } from '../config/config.js';
 import { CgError } from '../errors.js';
 import { commitTime, rootCommits } from '../repo/git.js';
 import { cgDir, openReader } from '../store/db.js';
@@ -9,7 +11,6 @@ import { writeCanonicalIndex } from './canonical.js';
 import { makeStaging } from './staging.js';
 import { artifactName, configIdOf, FORMAT, FORMAT_VERSION, type Manifest } from './manifest.js';
 
-export const SNAPSHOTS_DIR = 'snapshots';
 
 export interface SnapshotInfo {
   /** The artifact's name without `.tar.gz`: `<commit>-<configId>`. */
@@ -20,8 +21,12 @@ export interface SnapshotInfo {
   manifest: Manifest;
 }
 
+/**
+ * Where snapshots go unless a command names a folder: `snapshots.dir` of cg.config.json, by default
+ * `.codegraph/snapshots` (inside the folder cg owns and git ignores, so nothing needs ignoring).
+ */
 export function defaultSnapshotDir(root: string): string {
-  return path.join(root, SNAPSHOTS_DIR);
+  return path.join(root, loadConfig(root).snapshots.dir);
 }
 
 /**
@@ -63,7 +68,8 @@ export async function createSnapshot(root: string, opts: { out?: string } = {}):
     };
     fs.writeFileSync(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     const outDir = path.resolve(opts.out ?? defaultSnapshotDir(root));
-    prepareOutDir(outDir, !opts.out);
+    // Inside .codegraph/ nothing needs ignoring: cg's own .gitignore there covers the whole folder.
+    prepareOutDir(outDir, !opts.out && path.relative(cgDir(root), outDir).startsWith('..'));
     const file = path.join(outDir, artifactName(commit, configId));
     await packArchive(staging, [MANIFEST, ...canonical.files], file, new Date(Date.parse(commitIso)));
     return { id: path.basename(file, '.tar.gz'), file, bytes: fs.statSync(file).size, sha256: sha256File(file), manifest };
@@ -79,14 +85,18 @@ function checkSnapshotable(meta: Record<string, string>): void {
   }
   if (meta.dirty_paths !== '[]') {
     const n = meta.dirty_paths ? (JSON.parse(meta.dirty_paths) as string[]).length : 'many';
-    throw new CgError('usage', `The index includes uncommitted changes (${n} path(s) differ from commit ${meta.indexed_commit.slice(0, 10)})`,
+    throw new CgError('usage', `The index includes uncommitted changes (${typeof n === 'number' ? plural(n, 'path') : 'many paths'} differ from commit ${meta.indexed_commit.slice(0, 10)})`,
       'Commit or stash them and run `cg update`, then snapshot again: a snapshot holds exactly one commit.');
   }
 }
 
-/** The default folder gets a .gitignore of its own, so artifacts never show up as untracked files. */
-function prepareOutDir(dir: string, isDefault: boolean): void {
+/**
+ * A configured snapshot folder that cg creates gets a .gitignore of its own, so artifacts never show up
+ * as untracked files. One that already exists is the team's: cg writes nothing into it but artifacts
+ * (ignoring them is theirs to decide), and `--out` folders are the caller's.
+ */
+function prepareOutDir(dir: string, configured: boolean): void {
+  const created = !fs.existsSync(dir);
   fs.mkdirSync(dir, { recursive: true });
-  const ignore = path.join(dir, '.gitignore');
-  if (isDefault && !fs.existsSync(ignore)) fs.writeFileSync(ignore, '# Written by cg: snapshot artifacts are build outputs.\n*\n');
+  if (configured && created) fs.writeFileSync(path.join(dir, '.gitignore'), '# Written by cg: snapshot artifacts are build outputs.\n*\n');
 }

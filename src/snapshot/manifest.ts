@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { CgError, errorMessage } from '../errors.js';
 import type { Meta } from '../store/db.js';
 import type { Member } from './archive.js';
@@ -44,16 +42,19 @@ export function artifactName(commit: string, configId: string): string {
   return `${commit}-${configId}.tar.gz`;
 }
 
-/** `<40 hex>-<8 hex>.tar.gz`: the commit and config id of a snapshot file in snapshots/ by name alone. */
+/** `<40 hex>-<8 hex>.tar.gz`: the commit and config id of a snapshot file in the snapshot folder by name alone. */
 export const ARTIFACT_RE = /^([0-9a-f]{40})-([0-9a-f]{8})\.tar\.gz$/;
 
-export function readManifest(file: string, dir: string): Manifest {
+/**
+ * The manifest of the snapshot `file`, checked before anything else is unpacked: a cg snapshot, of a
+ * format this cg reads, listing members by name, size and sha256 (the sizes bound the unpacking).
+ */
+export function parseManifest(file: string, text: Buffer): Manifest {
   let m: Manifest;
   try {
-    m = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    m = JSON.parse(text.toString('utf8')) as Manifest;
   } catch (err) {
-    throw new CgError('snapshot_invalid', `The snapshot ${file} has no readable manifest: ${errorMessage(err)}`,
-      'Pass a file written by `cg snapshot create`.', { reason: 'manifest' });
+    throw malformed(file, `it has no readable manifest: ${errorMessage(err)}`);
   }
   if (m?.format !== FORMAT || !Number.isInteger(m.formatVersion)) {
     throw new CgError('snapshot_invalid', `The snapshot ${file} is not a cg snapshot (its manifest names no ${FORMAT} format)`,
@@ -65,8 +66,20 @@ export function readManifest(file: string, dir: string): Manifest {
       'Upgrade cg to restore it, or run `cg index` to build the index here.', { reason: 'newer_format' });
   }
   if (!Array.isArray(m.members) || typeof m.commit !== 'string' || !/^[0-9a-f]{40}$/.test(m.commit)) {
-    throw new CgError('snapshot_invalid', `The snapshot ${file} has a malformed manifest (members or commit missing)`,
-      'Pass a file written by `cg snapshot create`.', { reason: 'manifest' });
+    throw malformed(file, 'it has a malformed manifest (members or commit missing)');
+  }
+  const names = new Set<string>();
+  for (const x of m.members as unknown[]) {
+    const member = x as Partial<Member> | null;
+    if (!member || typeof member.name !== 'string' || !Number.isSafeInteger(member.bytes) || (member.bytes as number) < 0
+      || typeof member.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(member.sha256) || names.has(member.name) || member.name === 'manifest.json') {
+      throw malformed(file, `its manifest lists a malformed or repeated member: ${JSON.stringify(x).slice(0, 200)}`);
+    }
+    names.add(member.name);
   }
   return m;
+}
+
+function malformed(file: string, what: string): CgError {
+  return new CgError('snapshot_invalid', `The snapshot ${file} ${what}`, 'Pass a file written by `cg snapshot create`.', { reason: 'manifest' });
 }

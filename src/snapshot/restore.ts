@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { loadConfig, type Config } from '../config/config.js';
-import { CgError } from '../errors.js';
+import { CgError, errorMessage } from '../errors.js';
 import { readLog } from '../changes/log.js';
 import { ensureInitialized } from '../indexer/init.js';
 import { acquireWriterLock } from '../indexer/lock.js';
@@ -13,13 +13,12 @@ import { changedBetween, commitsAhead, resolveCommit } from '../repo/git.js';
 import { ExtractionPool } from '../indexer/extract-pool.js';
 import { languageForFile } from '../lang/registry.js';
 import { cgDir, openReader, publishBuild, readMeta, reserveBuild } from '../store/db.js';
-import { SCHEMA_VERSION } from '../store/schema.js';
 import { modelKey, modelSpecFromConfig, modelStatus } from '../vectors/model.js';
 import { vectorFileName } from '../vectors/store.js';
 import { SNAPSHOT_DB } from './canonical.js';
-import { findSnapshot, nearestSnapshot } from './catalog.js';
+import { committedHint, findSnapshot, nearestTrustedSnapshot } from './catalog.js';
 import { defaultSnapshotDir } from './create.js';
-import { ARTIFACT_RE, configIdOf } from './manifest.js';
+import { ARTIFACT_RE, configIdOf, type Manifest } from './manifest.js';
 import { unpackVerified } from './verify.js';
 
 export interface RestoreOptions {
@@ -27,7 +26,7 @@ export interface RestoreOptions {
   ref?: string;
   /** The commit to restore for (default HEAD): its snapshot or its nearest ancestor's is taken. */
   forCommit?: string;
-  /** The snapshot folder (default `snapshots/` in the repository). */
+  /** The snapshot folder (default: snapshots.dir of the configuration, .codegraph/snapshots). */
   dir?: string;
   /** Bring the restored index up to date with the working tree afterwards (default true). */
   catchUp?: boolean;
@@ -93,41 +92,11 @@ async function restoreFrom(root: string, file: string, target: string, extractio
   let swapMs = 0;
   try {
     const m = verified.manifest;
-    if (m.schemaVersion !== SCHEMA_VERSION) {
-      throw new CgError('index_incompatible', `The snapshot ${file} holds an index of schema version ${m.schemaVersion}; this cg uses ${SCHEMA_VERSION}`,
-        'Use a snapshot made by this version of cg, or run `cg index` to build the index here.');
-    }
-    if (!resolveCommit(root, m.commit)) {
-      throw new CgError('snapshot_invalid', `The snapshot ${file} is of commit ${m.commit.slice(0, 10)}, which this clone does not have`,
-        'Fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout) so the catch-up can diff from it.',
-        { reason: 'unknown_commit' });
-    }
     verifyMs = lap();
     const lock = acquireWriterLock(root);
     try {
       generation = liveGeneration(root) + 1;
-      const build = reserveBuild(root);
-      buildId = build.id;
-      fs.renameSync(path.join(verified.dir, SNAPSHOT_DB), path.join(build.dir, SNAPSHOT_DB));
-      const vectors = m.members.find((x) => /^vectors-\d+\.usearch$/.test(x.name))?.name;
-      const vectorsFile = vectors ? vectorFileName(generation) : '';
-      if (vectors) {
-        fs.renameSync(path.join(verified.dir, vectors), path.join(build.dir, vectorsFile));
-        fs.renameSync(path.join(verified.dir, `${vectors}.json`), path.join(build.dir, `${vectorsFile}.json`));
-      }
-      const db = new Database(path.join(build.dir, SNAPSHOT_DB));
-      // This machine's bookkeeping: the generation after the live one, this build's id, and the change
-      // log read up to its end (the catch-up compares the working tree with the commit, which covers it).
-      const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-      db.transaction(() => {
-        set.run('generation', String(generation));
-        set.run('build_id', build.id);
-        set.run('changelog_offset', String(readLog(root, 0).end));
-        set.run('vectors_file', vectorsFile);
-      })();
-      // Planner statistics, as a full build leaves them (they are not part of the snapshot's content).
-      db.pragma('optimize=0x10002');
-      publishBuild(root, { id: build.id, dir: build.dir, db });
+      buildId = swapIn(root, file, verified.dir, m, generation);
     } finally {
       lock.release();
     }
@@ -151,16 +120,56 @@ async function restoreFrom(root: string, file: string, target: string, extractio
   };
 }
 
+/**
+ * Moves the verified members into a new build folder, records this machine's bookkeeping and publishes
+ * it; returns the build id. A failure on the way removes the build folder (the live index was never
+ * touched) and says what failed.
+ */
+function swapIn(root: string, file: string, dir: string, m: Manifest, generation: number): string {
+  const build = reserveBuild(root);
+  let db: Database.Database | null = null;
+  try {
+    fs.renameSync(path.join(dir, SNAPSHOT_DB), path.join(build.dir, SNAPSHOT_DB));
+    const vectors = m.members.find((x) => /^vectors-\d+\.usearch$/.test(x.name))?.name;
+    const vectorsFile = vectors ? vectorFileName(generation) : '';
+    if (vectors) {
+      fs.renameSync(path.join(dir, vectors), path.join(build.dir, vectorsFile));
+      fs.renameSync(path.join(dir, `${vectors}.json`), path.join(build.dir, `${vectorsFile}.json`));
+    }
+    db = new Database(path.join(build.dir, SNAPSHOT_DB));
+    // This machine's bookkeeping: the generation after the live one, this build's id, and the change
+    // log read up to its end (the catch-up compares the working tree with the commit, which covers it).
+    const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+    db.transaction(() => {
+      set.run('generation', String(generation));
+      set.run('build_id', build.id);
+      set.run('changelog_offset', String(readLog(root, 0).end));
+      set.run('vectors_file', vectorsFile);
+    })();
+    // Planner statistics, as a full build leaves them (they are not part of the snapshot's content).
+    db.pragma('optimize=0x10002');
+  } catch (err) {
+    if (db?.open) db.close();
+    fs.rmSync(build.dir, { recursive: true, force: true });
+    if (err instanceof CgError) throw err;
+    throw new CgError('io', `Restoring the snapshot ${file} failed while putting it in place: ${errorMessage(err)}`,
+      'The live index was not changed. Check free disk space and that .codegraph/ is writable, then try again.');
+  }
+  // Outside the clean-up above: once the pointer moves, the build folder is the live index.
+  publishBuild(root, { id: build.id, dir: build.dir, db });
+  return build.id;
+}
+
 /** The artifact to restore, and its commit as its name gives it (a hint only: the manifest inside decides). */
 function pickFile(root: string, dir: string, target: string, ref: string | undefined, config: Config): { file: string; commit: string | null } {
   if (ref && ref !== 'latest') {
     const file = findSnapshot(dir, ref);
     return { file, commit: ARTIFACT_RE.exec(path.basename(file))?.[1] ?? null };
   }
-  const picked = nearestSnapshot(root, dir, target, expectedConfigId(root, config));
+  const { picked, committed } = nearestTrustedSnapshot(root, dir, target, expectedConfigId(root, config));
   if (!picked) {
-    throw new CgError('not_found', `No snapshot in ${dir} is of commit ${target.slice(0, 10)} or one of its ancestors`,
-      'Make one with `cg snapshot create`, pass a FILE, or run `cg index` to build from scratch.');
+    throw new CgError('not_found', `No snapshot in ${dir} is of commit ${target.slice(0, 10)} or one of its ancestors${committed.length ? ' that cg may pick by itself' : ''}`,
+      committed.length ? committedHint(committed) : 'Make one with `cg snapshot create`, pass a FILE, or run `cg index` to build from scratch.');
   }
   return { file: picked.file, commit: picked.commit };
 }

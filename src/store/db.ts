@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CG_DIR } from '../config/config.js';
-import { CgError, errorMessage } from '../errors.js';
+import { CgError, errorMessage, nativeModuleError } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import { SCHEMA_VERSION, createTables } from './schema.js';
 
 /**
@@ -41,6 +42,19 @@ export function readMeta(db: Database.Database): Meta {
   return Object.fromEntries(rows.map((r) => [r.key, r.value]));
 }
 
+let sqliteChecked = false;
+
+/** Throws the install error when better-sqlite3's native binding cannot be loaded (checked once per process). */
+function assertSqliteLoads(): void {
+  if (sqliteChecked) return;
+  try {
+    new Database(':memory:').close();
+    sqliteChecked = true;
+  } catch (err) {
+    throw nativeModuleError(err, PACKAGE_ROOT) ?? err;
+  }
+}
+
 /** Opens the live index read-only, with the reason and the remedy when that is impossible. */
 export function openReader(root: string): Database.Database {
   return openReaderOrWriter(root, true);
@@ -49,6 +63,8 @@ export function openReader(root: string): Database.Database {
 function openReaderOrWriter(root: string, readonly: boolean): Database.Database {
   const file = currentDbPath(root);
   if (!file) {
+    // "Run cg index" is only the remedy when SQLite itself loads: an install without its binding would fail there too.
+    assertSqliteLoads();
     throw new CgError('index_missing', `No index for ${root} yet`, 'Run `cg index` to build it (a few seconds for most repositories).');
   }
   if (!fs.existsSync(file)) {
@@ -60,7 +76,9 @@ function openReaderOrWriter(root: string, readonly: boolean): Database.Database 
     db = new Database(file, { readonly, fileMustExist: true });
     if (readonly) db.pragma('query_only = ON');
   } catch (err) {
-    throw new CgError('index_corrupt', `Cannot open the index at ${file}: ${errorMessage(err)}`, 'Run `cg index` to rebuild it.');
+    // Not the index's fault when SQLite itself cannot load: re-indexing would fail the same way.
+    throw nativeModuleError(err, PACKAGE_ROOT)
+      ?? new CgError('index_corrupt', `Cannot open the index at ${file}: ${errorMessage(err)}`, 'Run `cg index` to rebuild it.');
   }
   let version: number;
   try {

@@ -4,6 +4,8 @@ import type { CallStats, ImportStats } from '../resolve/types.js';
 import { callStats, importStats } from './stats.js';
 import { currentDbPath, readMeta } from './db.js';
 import { countRows } from './queries.js';
+import { repoPolicy } from '../secrets/read.js';
+import { ruleSet } from '../secrets/rules.js';
 
 export interface IndexStatus {
   root: string;
@@ -24,13 +26,55 @@ export interface IndexStatus {
   edges: number;
   edgesByKind: Record<string, number>;
   skipped: { total: number; byReason: Record<string, number> };
-  excludedSecrets: { path: string; rule: string; line: number; fingerprint: string }[];
+  /** Files left out whole for a credential (`secrets.mode: exclude`). */
+  excludedSecrets: SecretRow[];
+  /** Credentials replaced in indexed files (`secrets.mode: redact`): the files are indexed without them. */
+  redactedSecrets: SecretRow[];
+  /** The rule set and how it is applied. */
+  secretRules: {
+    enabled: boolean;
+    mode: string;
+    /** Every rule's id, gitleaks' first. */
+    ids: string[];
+    /** gitleaks rules that match file names only (binary key stores), which cg never indexes. */
+    pathOnly: string[];
+    gitleaks: { commit: string; sha256: string };
+  };
   /** Files no supported language claims (not listed one by one). */
   unsupportedFiles: number;
   calls: Record<string, CallStats>;
   imports: Record<string, ImportStats>;
   /** The generation's vector index: ok, unavailable (the model could not be loaded: why), or off. */
   vectors: { status: string; model: string; count: number; dims: number; quantization: string; file: string; error: string };
+}
+
+export interface SecretRow {
+  path: string;
+  rule: string;
+  line: number;
+  fingerprint: string;
+}
+
+export const FILE_LISTS = ['partial', 'skipped'] as const;
+export type FileList = (typeof FILE_LISTS)[number];
+
+export interface ListedFile {
+  path: string;
+  isDir: boolean;
+  /** partial: syntax errors; skipped: the walk's or the extractor's reason (ignored, vendored, build_output, too_large, secret, …). */
+  reason: string;
+  detail: string | null;
+}
+
+/** The files behind status's counts: those parsed with syntax errors, or every skipped path (directories once). */
+export function listFiles(db: Database.Database, which: FileList): ListedFile[] {
+  if (which === 'partial') {
+    return (db.prepare('SELECT path, error_count FROM files WHERE partial = 1 ORDER BY path').all() as { path: string; error_count: number }[])
+      .map((r) => ({ path: r.path, isDir: false, reason: 'partial', detail: `${r.error_count} syntax error region${r.error_count === 1 ? '' : 's'}` }));
+  }
+  return (db.prepare('SELECT path, reason, detail, is_dir FROM skipped ORDER BY path').all() as
+    { path: string; reason: string; detail: string | null; is_dir: number }[])
+    .map((r) => ({ path: r.path, isDir: r.is_dir === 1, reason: r.reason, detail: r.detail }));
 }
 
 export function indexStatus(db: Database.Database, root: string): IndexStatus {
@@ -67,8 +111,9 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
     edges: countRows(db, 'SELECT COUNT(*) FROM edges'),
     edgesByKind: group('SELECT kind, COUNT(*) FROM edges GROUP BY kind ORDER BY kind'),
     skipped: { total: Object.values(byReason).reduce((a, b) => a + b, 0), byReason },
-    excludedSecrets: db.prepare('SELECT path, rule, line, fingerprint FROM secret_findings ORDER BY path, line').all() as
-      IndexStatus['excludedSecrets'],
+    excludedSecrets: secretRows(db, 'IN'),
+    redactedSecrets: secretRows(db, 'NOT IN'),
+    secretRules: secretRules(root),
     unsupportedFiles: Number(meta.walk_unsupported ?? 0),
     calls: callStats(db),
     imports: importStats(db),
@@ -77,6 +122,21 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
       dims: Number(meta.vectors_dims ?? 0), quantization: meta.vectors_quantization ?? '', file: meta.vectors_file ?? '',
       error: meta.vectors_error ?? '',
     },
+  };
+}
+
+/** Findings of files skipped for them (IN) or indexed with them redacted (NOT IN). */
+function secretRows(db: Database.Database, which: 'IN' | 'NOT IN'): SecretRow[] {
+  return db.prepare(`SELECT path, rule, line, fingerprint FROM secret_findings
+    WHERE path ${which} (SELECT path FROM skipped WHERE reason = 'secret') ORDER BY path, line`).all() as SecretRow[];
+}
+
+function secretRules(root: string): IndexStatus['secretRules'] {
+  const set = ruleSet();
+  const policy = repoPolicy(root);
+  return {
+    enabled: policy.enabled, mode: policy.mode, ids: set.rules.map((r) => r.id), pathOnly: set.pathOnly,
+    gitleaks: { commit: set.source.commit, sha256: set.source.sha256 },
   };
 }
 

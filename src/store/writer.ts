@@ -104,6 +104,7 @@ export class IndexWriter {
     for (const c of x.calls) {
       this.stmt.ref.run(fileId, id(c.caller), 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
     }
+    for (const f of o.secrets ?? []) this.stmt.secret.run(o.path, f.rule, f.line, f.fingerprint);
     for (const h of x.inherits) {
       // For a supertype the receiver column holds the subtype's name when the extraction could not bind it.
       this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError);

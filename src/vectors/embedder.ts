@@ -98,7 +98,7 @@ export async function loadPipelineEmbedder(spec: ModelSpec, opts: EmbedderOption
   if (spec.dims !== undefined && spec.dims !== embedder.dims) {
     await embedder.dispose();
     throw new CgError('usage', `The model ${spec.id} makes ${embedder.dims}-dimensional vectors, but the configuration says ${spec.dims}`,
-      `Set "embeddings.dims" to ${embedder.dims} in .codegraph/config.json, or remove it to take the model's.`);
+      `Set "embeddings.dims" to ${embedder.dims} in cg.config.json, or remove it to take the model's.`);
   }
   return embedder;
 }

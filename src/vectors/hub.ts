@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CgError, errorMessage } from '../errors.js';
 import { loadEmbedder } from './embedder.js';
-import { BUILTIN_MODEL_ID, isBuiltin, locateModel, modelStatus, modelsDir, requiredFiles, unavailableError, validateHubId,
+import { BUILTIN_FILES, BUILTIN_MODEL_ID, isBuiltin, locateModel, modelStatus, modelsDir, requiredFiles, unavailableError, validateHubId,
   type ModelSpec } from './model.js';
 import { hubHost, withTransformers } from './runtime.js';
 
@@ -66,7 +66,7 @@ export async function pullModel(spec: ModelSpec, opts: PullOptions = {}): Promis
 async function builtinResult(spec: ModelSpec, t0: number): Promise<PullResult> {
   const status = modelStatus(spec);
   if (!status.available) throw unavailableError(spec, status.missing);
-  return { id: BUILTIN_MODEL_ID, dir: status.dir, files: requiredFiles(status.dtype), bytes: status.bytes, dims: status.dims ?? 0,
+  return { id: BUILTIN_MODEL_ID, dir: status.dir, files: BUILTIN_FILES, bytes: status.bytes, dims: status.dims ?? 0,
     alreadyPresent: true, durationMs: Math.round(performance.now() - t0) };
 }
 

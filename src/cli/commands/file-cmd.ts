@@ -1,15 +1,17 @@
 import type { Command } from 'commander';
 import { fileOverview, type FileOverview } from '../../store/file-info.js';
-import { emit } from '../output.js';
+import { emit, plural } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
+import { examples, REPO_FLAG, REPO_HELP } from '../args.js';
 
 export function registerFile(program: Command): void {
   program
     .command('file')
     .description("a file's symbols (as a tree), imports (resolved to files or external modules) and exports")
     .argument('<path>', 'file path, relative to the current directory or to the repository root')
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {file, language, symbols, imports, exports, freshness}')
+    .addHelpText('after', examples(['cg file src/app.py', 'cg file app.py --repo ~/src/shop --json']))
     .action(async (p: string, opts: { repo?: string; json?: boolean }) => {
       const { root, db, freshness } = await openIndexRecovering(opts.repo);
       try {
@@ -21,7 +23,7 @@ export function registerFile(program: Command): void {
 }
 
 function render(f: FileOverview): string {
-  const out = [`${f.file}  ${f.language}, ${f.loc} lines${f.partial ? `, PARTIAL: ${f.errorCount} syntax error region(s)` : ''}${f.isTest ? ', test file' : ''}`];
+  const out = [`${f.file}  ${f.language}, ${f.loc} lines${f.partial ? `, PARTIAL: ${plural(f.errorCount, 'syntax error region')}` : ''}${f.isTest ? ', test file' : ''}`];
   out.push(`Imports (${f.imports.length}):`);
   for (const i of f.imports) {
     const names = i.names.length ? ` {${i.names.map((n) => (n.alias ? `${n.name} as ${n.alias}` : n.name)).join(', ')}}` : '';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { hooksStatus, installHooks, uninstallHooks, type HookStatus, type HooksLocation } from '../../repo/hooks.js';
-import { findRoot } from '../../repo/root.js';
 import { emit } from '../output.js';
+import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
 
 type Result = { location: HooksLocation; hooks: HookStatus[] };
 
@@ -13,24 +13,32 @@ export function registerHooks(program: Command): void {
     hooks
       .command(name)
       .description(description)
-      .argument('[path]', 'repository (default: the one containing the current directory)')
-      .option('--json', 'print JSON: {location, hooks: [{hook, path, state, chained, shared}]}')
-      .action((dir: string | undefined, opts: { json?: boolean }) => {
-        emit(opts, run(findRoot(dir ?? process.cwd())), (r) => render(r, verb));
+      .argument('[path]', PATH_HELP)
+      .option(REPO_FLAG, REPO_HELP)
+      .option('--json', 'print JSON: {location: {dir, manager, portable}, hooks: [{hook, path, state, chained, shared, hint?}]}')
+      .addHelpText('after', examples([`cg hooks ${name}`, `cg hooks ${name} --repo ~/src/shop --json`]))
+      .action((dir: string | undefined, opts: RepoOptions & { json?: boolean }) => {
+        emit(opts, run(repoRoot(opts, dir)), (r) => render(r, verb));
       });
   };
-  add('install', 'install the hooks (existing hooks and husky scripts are kept and chained)', installHooks, 'Installed');
+  add('install', 'install the hooks: existing hooks are kept and chained; husky scripts, a tracked hooks folder and lefthook '
+    + 'get portable lines that do nothing where cg is not installed', installHooks, 'Installed');
   add('uninstall', 'remove the hooks, restoring exactly what was there before', uninstallHooks, 'Removed');
-  add('status', 'show which hooks are installed and where', hooksStatus, '');
+  add('status', 'show which hooks are installed and where; a hook removed since install is named, with how to restore it', hooksStatus, '');
 }
 
+const WHERE: Record<HooksLocation['manager'], string> = {
+  git: '', 'hooks-path': ' (core.hooksPath)', husky: ' (husky scripts)', lefthook: ' (lefthook: a cg command in lefthook-local.yml)',
+};
+
 function render(r: Result, verb: string): string {
-  const where = r.location.husky ? `${r.location.dir} (husky scripts)` : r.location.dir;
-  const lines = [verb ? `${verb} cg's git hooks in ${where}.` : `Hooks directory: ${where}`];
+  const where = `${r.location.dir}${WHERE[r.location.manager]}`;
+  const lines = [verb ? `${verb} cg's git hooks in ${where}.` : `Hooks: ${where}`];
+  if (r.location.portable) lines.push('  These files are the team\'s: cg wrote portable lines only (they run cg-hook from PATH, or nothing).');
   for (const h of r.hooks) {
     const extra = h.chained ? ' (runs the previous hook first)' : h.shared ? ' (inside an existing script)' : '';
     lines.push(`  ${h.hook.padEnd(14)} ${h.state.replace('_', ' ')}${h.state === 'installed' ? extra : ''}`);
+    if (h.hint) lines.push(`    ${h.hint}`);
   }
-  if (r.hooks.some((h) => h.state === 'stale')) lines.push('Some hooks point at another cg installation: `cg hooks install` updates them.');
   return lines.join('\n');
 }

@@ -6,9 +6,9 @@ import type { ChangeInput } from '../../graph/targets.js';
 import { resolveInRepo, toRepoPath } from '../../repo/root.js';
 import { renderBlastMermaid, renderStructureMermaid } from '../../graph/mermaid.js';
 import { CgError, errorMessage } from '../../errors.js';
-import { emit } from '../output.js';
+import { emit, plural } from '../output.js';
 import { freshnessLine, openIndex } from '../repo.js';
-import { parseIntInRange } from '../args.js';
+import { examples, parseIntInRange, REPO_FLAG, REPO_HELP } from '../args.js';
 
 const MAX_DIFF_BYTES = 20 * 1024 * 1024;
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -34,7 +34,7 @@ function changeOptions(cmd: Command): Command {
     .option('--file <path>', 'a changed file (repeatable)', collect)
     .option('--diff <file>', 'a unified diff (`git diff` output); - reads stdin')
     .option('--depth <n>', `steps to follow (1-${MAX_IMPACT_DEPTH})`, String(DEFAULT_IMPACT_DEPTH))
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)');
+    .option(REPO_FLAG, REPO_HELP);
 }
 
 export function registerImpact(program: Command): void {
@@ -42,6 +42,7 @@ export function registerImpact(program: Command): void {
     .command('tests-for')
     .description('the tests to run first for a change (symbols, files or a diff), each with the chain that links it to the change'))
     .option('--json', 'print JSON: {changed, unmatched, tests: [{symbol, file, depth, confidence, path}], testFiles, ...}')
+    .addHelpText('after', examples(['cg tests-for --symbol parse_config', 'git diff | cg tests-for --diff - --json', 'cg tests-for --file src/auth.py --depth 3']))
     .action((opts: ChangeOpts) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, MAX_IMPACT_DEPTH);
       const { root, db, freshness } = openIndex(opts.repo);
@@ -59,6 +60,7 @@ export function registerImpact(program: Command): void {
       + 'delete: every reference, imports and subtypes included; any: every relation, and imports of the enclosing class or module', 'any')
     .option('--mermaid', 'print a Mermaid flowchart of the dependents (for a pull request)')
     .option('--json', 'print JSON: {targets, direct: {callers, importers, subtypes, tests}, transitive, affectedFiles, tests, risk, ...}')
+    .addHelpText('after', examples(['cg impact --symbol User.save', 'git diff main | cg impact --diff - --mermaid', 'cg impact --file src/db.py --depth 2 --json']))
     .action((opts: ChangeOpts & { mermaid?: boolean; changeType: string }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, MAX_IMPACT_DEPTH);
       if (!(CHANGE_TYPES as readonly string[]).includes(opts.changeType)) {
@@ -80,8 +82,9 @@ export function registerImpact(program: Command): void {
     .option('--budget <tokens>', 'token budget (100-50000; cl100k_base tokens)', '2000')
     .option('--symbols <n>', `definitions per file (1-50)`, String(SYMBOLS_PER_FILE))
     .option('--mermaid', 'print a Mermaid flowchart of the files and the calls/imports between them')
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {files: [{path, language, loc, rank, symbols}], text, tokens_used, ...}')
+    .addHelpText('after', examples(['cg map', 'cg map src/api --budget 4000', 'cg map --mermaid > map.md']))
     .action(async (folder: string | undefined, opts: { budget: string; symbols: string; mermaid?: boolean; repo?: string; json?: boolean }) => {
       const budget = parseIntInRange('--budget', opts.budget, 100, 50_000);
       const per = parseIntInRange('--symbols', opts.symbols, 1, 50);
@@ -103,7 +106,7 @@ export function registerImpact(program: Command): void {
 function renderTests(r: TestsForResult): string {
   const out = [`Changed: ${r.changed.map((c) => `${c.symbol} (${c.file})`).join(', ') || 'nothing matched'}`];
   for (const u of r.unmatched) out.push(`  not matched: ${u.input}: ${u.reason}`);
-  for (const f of r.testFiles) out.push(`${f.file}  ${f.tests} test(s), confidence ${f.confidence.toFixed(2)}`);
+  for (const f of r.testFiles) out.push(`${f.file}  ${plural(f.tests, 'test')}, confidence ${f.confidence.toFixed(2)}`);
   for (const t of r.tests) out.push(`  ${t.symbol}:${t.startLine}  ${t.path.map((p) => p.symbol).join(' -> ')}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');

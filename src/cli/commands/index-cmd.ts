@@ -1,21 +1,25 @@
 import type { Command } from 'commander';
 import { indexRepository, type IndexResult } from '../../indexer/update.js';
 import { ensureInitialized } from '../../indexer/init.js';
-import { findRoot } from '../../repo/root.js';
 import { emit, formatCounts, formatDuration, plural } from '../output.js';
 import { progressReporter } from '../progress.js';
 import { freshnessLine, openIndex } from '../repo.js';
+import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
+import { DEFAULT_WAIT_SECONDS, waitNotice } from './update-cmd.js';
+import { CONFIG_FILE } from '../../config/config.js';
 
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('create .codegraph/ (config and a .gitignore for the index) in the repository')
-    .argument('[path]', 'repository or folder (default: the current directory)')
+    .description('create .codegraph/ (the index folder, with a .gitignore of its own) in the repository')
+    .argument('[path]', PATH_HELP)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON')
-    .action((dir: string | undefined, opts: { json?: boolean }) => {
-      const res = ensureInitialized(findRoot(dir ?? process.cwd()));
+    .addHelpText('after', examples(['cg init', 'cg init --repo ~/src/shop']))
+    .action((dir: string | undefined, opts: RepoOptions & { json?: boolean }) => {
+      const res = ensureInitialized(repoRoot(opts, dir));
       emit(opts, res, (r) => `${r.created ? 'Initialised' : 'Already initialised:'} ${r.dir}\n`
-        + `Config: ${r.dir}/config.json. Next: \`cg index\`.`);
+        + `Configuration: the defaults, until ${CONFIG_FILE} at the repository root says otherwise (\`cg config\` shows them). Next: \`cg index\`.`);
     });
 }
 
@@ -23,16 +27,19 @@ export function registerIndex(program: Command): void {
   program
     .command('index')
     .description('index the repository: incrementally when an index exists, from scratch the first time or with --full')
-    .argument('[path]', 'repository or folder (default: the current directory)')
+    .argument('[path]', PATH_HELP)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--full', 'rebuild everything from scratch')
     .option('--json', 'print JSON: {mode, files, symbols, edges, skipped, durationMs, ...}')
     .option('-q, --quiet', 'no progress display')
-    .action(async (dir: string | undefined, opts: { full?: boolean; json?: boolean; quiet?: boolean }) => {
-      const root = findRoot(dir ?? process.cwd());
+    .addHelpText('after', examples(['cg index', 'cg index --repo ~/src/shop --full', 'cg index --json --quiet | jq .skippedByReason']))
+    .action(async (dir: string | undefined, opts: RepoOptions & { full?: boolean; json?: boolean; quiet?: boolean }) => {
+      const root = repoRoot(opts, dir);
       const progress = progressReporter(!opts.json && !opts.quiet);
       let summary: IndexResult;
       try {
-        summary = await indexRepository(root, { full: opts.full, onProgress: (p) => progress.update(p) });
+        summary = await indexRepository(root, { full: opts.full, waitMs: DEFAULT_WAIT_SECONDS * 1000,
+          onWait: opts.quiet ? undefined : waitNotice(DEFAULT_WAIT_SECONDS * 1000), onProgress: (p) => progress.update(p) });
       } finally {
         progress.done();
       }

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { loadConfig, MODEL_DTYPES, type ModelDtype } from '../../config/config.js';
-import { findRoot } from '../../repo/root.js';
 import { pullModel, type PullResult } from '../../vectors/hub.js';
 import { modelSpecFromConfig, modelStatus, modelsDir, unavailableError, type ModelSpec, type ModelStatus } from '../../vectors/model.js';
 import { emit } from '../output.js';
-import { usageError } from '../args.js';
+import { examples, REPO_FLAG, repoRoot, usageError } from '../args.js';
 
 interface ModelOpts {
   repo?: string;
@@ -20,9 +19,10 @@ export function registerModel(program: Command): void {
     .command('status')
     .description('the configured embedding model (or ID): available locally?, dimensions, where it lives. Exit 5 when it is not available')
     .argument('[id]', 'a model id instead of the configured one (cg/glove-100d or a hub id such as jinaai/jina-embeddings-v2-base-code)')
-    .option('--repo <dir>', 'read the configuration of this repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, 'read the configuration of this repository (default: the one containing the current directory)')
     .option('--dtype <dtype>', `weights to look for: ${MODEL_DTYPES.join(', ')}`)
     .option('--json', 'print JSON: {id, builtin, available, dir, dtype, pooling, normalize, dims, missing, bytes, key, modelsDir, hint?}')
+    .addHelpText('after', examples(['cg model status', 'cg model status jinaai/jina-embeddings-v2-base-code --dtype q8 --json']))
     .action((id: string | undefined, opts: ModelOpts) => {
       const status = modelStatus(specFor(id, opts));
       const out: ModelStatus & { modelsDir: string; hint?: string } = { ...status, modelsDir: modelsDir() };
@@ -34,9 +34,10 @@ export function registerModel(program: Command): void {
     .command('pull')
     .description('download a hub model into the local models folder (needs internet access; exit 5 when the hub cannot be reached)')
     .argument('[id]', 'the model to download (default: the configured one)')
-    .option('--repo <dir>', 'read the configuration of this repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, 'read the configuration of this repository (default: the one containing the current directory)')
     .option('--dtype <dtype>', `which weights to download: ${MODEL_DTYPES.join(', ')} (default fp32)`)
     .option('--json', 'print JSON: {id, dir, files, bytes, dims, durationMs, alreadyPresent}')
+    .addHelpText('after', examples(['cg model pull jinaai/jina-embeddings-v2-base-code', 'HF_ENDPOINT=https://mirror.example/ cg model pull --dtype q8']))
     .action(async (id: string | undefined, opts: ModelOpts) => {
       const progress = pullProgress(!opts.json);
       try {
@@ -49,7 +50,7 @@ export function registerModel(program: Command): void {
 
 /** The configured model, or the one named on the command line with the configured pooling. */
 function specFor(id: string | undefined, opts: ModelOpts): ModelSpec {
-  const cfg = loadConfig(findRoot(opts.repo ?? process.cwd())).embeddings;
+  const cfg = loadConfig(repoRoot(opts)).embeddings;
   const configured = modelSpecFromConfig(cfg);
   const spec: ModelSpec = id && id !== cfg.model ? { id, pooling: cfg.pooling, normalize: cfg.normalize } : configured;
   if (opts.dtype !== undefined) {

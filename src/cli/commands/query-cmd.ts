@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { RANKING_PRESETS, type RankingPreset } from '../../config/config.js';
 import { CgError } from '../../errors.js';
 import { runQuery, DEFAULT_BUDGET, DEFAULT_MAX_REGIONS, truncationNote, type QueryResponse } from '../../retrieve/query.js';
-import { emit } from '../output.js';
+import { emit, plural } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
-import { parseIntInRange } from '../args.js';
+import { examples, parseIntInRange, REPO_FLAG, REPO_HELP } from '../args.js';
 import { toRepoPath } from '../../repo/root.js';
 import { readSignals } from './signals.js';
 import { buildContext, MAX_FILES, type ContextBundle } from '../../retrieve/context.js';
@@ -20,9 +20,11 @@ export function registerQuery(program: Command): void {
     .option('--depth <n>', 'hops of calls and tests to follow from the best matches (0-3)', '1')
     .option('--snippets', 'include the source lines of each place (otherwise signatures only)')
     .option('--signal-file <file>', 'a stack trace, failing-test output or log: the places it names rank first')
-    .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in .codegraph/config.json, else hybrid)`)
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in cg.config.json, else hybrid)`)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON (the PRD §6 response: status, files[{path, line_range, symbol, excerpt, score, rationale, confidence}], ...)')
+    .addHelpText('after', examples(['cg query "how is an incremental update applied"', 'cg query token expiry is not checked --cursor-file src/auth.py --snippets',
+      'pytest 2>&1 | tee /tmp/fail.log; cg query fix the failing test --signal-file /tmp/fail.log --json']))
     .action(async (words: string[], opts: TaskOptions & { snippets?: boolean }) => {
       const { root, db, freshness, task } = await openForTask(words, opts);
       try {
@@ -83,8 +85,8 @@ function render(r: QueryResponse): string {
     else if (e.signature) out.push(`    ${e.signature}`);
   }
   if (r.more_files.length) out.push(`more files, best first: ${r.more_files.join(', ')}`);
-  out.push(`${r.files.length} places, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, '--budget', DEFAULT_MAX_REGIONS)})` : ''}; `
-    + `${r.total_candidates} candidate files of ${r.total_symbols} symbols`);
+  out.push(`${plural(r.files.length, 'place')}, ${r.tokens_used}/${r.token_budget} tokens${r.truncated ? ` (${truncationNote(r.truncated_by, '--budget', DEFAULT_MAX_REGIONS)})` : ''}; `
+    + `${plural(r.total_candidates, 'candidate file')} of ${plural(r.total_symbols, 'symbol')}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   for (const s of r.stale_references) out.push(`stale reference in the signal: ${s.path}${s.line ? `:${s.line}` : ''} is not in the repository`);
   return out.join('\n');
@@ -100,8 +102,9 @@ export function registerContext(program: Command): void {
     .option('--depth <n>', 'hops of calls and tests to follow (0-3)', '1')
     .option('--signal-file <file>', 'a stack trace, failing-test output or log')
     .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')}`)
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {summary, relationships, files: [{path, form, places, text}], tokens_used, ...}')
+    .addHelpText('after', examples(['cg context add a retry to the HTTP client', 'cg context "why does login fail" --budget 8000 --json']))
     .action(async (words: string[], opts: TaskOptions) => {
       const { root, db, freshness, task } = await openForTask(words, opts);
       try {

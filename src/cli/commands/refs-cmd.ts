@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { symbolReferences, type RefsResult, type RefEntry } from '../../graph/refs.js';
 import { emit } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
-import { parseIntInRange } from '../args.js';
+import { examples, parseIntInRange, REPO_FLAG, REPO_HELP } from '../args.js';
 
 export function registerRefs(program: Command): void {
   program
@@ -15,8 +15,9 @@ export function registerRefs(program: Command): void {
     .option('--hierarchy', 'also subtypes (implementors, subclasses) and supertypes')
     .option('--depth <n>', 'levels to follow, 1-5', '1')
     .option('--file <glob>', 'pick the symbol among those in files matching this glob')
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {target, callers: [...], callees: [...], freshness}')
+    .addHelpText('after', examples(['cg refs parse_config', 'cg refs App.run --callers --depth 3', 'cg refs src/app.py:App.run --hierarchy --json']))
     .action(async (ref: string, opts: { callers?: boolean; callees?: boolean; both?: boolean; hierarchy?: boolean; depth: string; file?: string;
       repo?: string; json?: boolean }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, 5);

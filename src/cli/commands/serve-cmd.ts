@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { CgError } from '../../errors.js';
 import { DEFAULT_IDLE_RELEASE_SECONDS } from '../../mcp/idle.js';
+import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
 import { DEFAULT_TOOLSETS, parseToolsets } from '../../mcp/registry.js';
-import { findRoot } from '../../repo/root.js';
 
 export function registerServe(program: Command): void {
   program
@@ -10,19 +10,21 @@ export function registerServe(program: Command): void {
     .description('MCP server over stdio for AI agents: the tools of the PRD (codegraph_query), Bombe (search_symbols, get_references, '
       + 'get_context, get_structure, get_blast_radius), CodeMem (search, symbols, references, file_context, impact, status) and '
       + 'tests_for, in toolsets; answers from the newest index without restarts, restores or builds one when there is none')
-    .argument('[path]', 'repository (default: the one containing the current directory)')
+    .argument('[path]', PATH_HELP)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--toolsets <list>', 'comma-separated toolsets to serve: default, codegrapher, bombe, codemem, all', DEFAULT_TOOLSETS.join(','))
     .option('--no-auto-index', 'with no usable index and no snapshot to restore, do not build one in the background')
     .option('--no-warm', 'do not load the tokenizer and embedding model at start (lower idle memory; the first query pays)')
     .option('--idle-release <seconds>', 'after this many seconds without a request, give back the token encoding and the '
       + 'embedding model (~140 MiB; the next query reloads them in ~0.3 s); 0 keeps them', String(DEFAULT_IDLE_RELEASE_SECONDS))
-    .action(async (dir: string | undefined, opts: { warm: boolean; idleRelease: string; toolsets: string; autoIndex: boolean }) => {
+    .addHelpText('after', examples(['cg serve', 'cg serve --repo "$PWD" --toolsets default,bombe --no-warm', 'cg mcp-config   # the client configuration that starts it']))
+    .action(async (dir: string | undefined, opts: RepoOptions & { warm: boolean; idleRelease: string; toolsets: string; autoIndex: boolean }) => {
       const seconds = Number(opts.idleRelease);
       if (!/^\d+(\.\d+)?$/.test(opts.idleRelease) || !Number.isFinite(seconds)) {
         throw new CgError('usage', `--idle-release takes a number of seconds, not "${opts.idleRelease}"`,
           'Use e.g. --idle-release 300, or 0 to keep the query path loaded.');
       }
-      const root = findRoot(dir ?? process.cwd());
+      const root = repoRoot(opts, dir);
       // Imported here so other commands do not load the MCP SDK.
       const { serveStdio } = await import('../../mcp/server.js');
       const { toolsFor } = await import('../../mcp/registry.js');

@@ -1,13 +1,12 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { findRoot } from '../../repo/root.js';
 import { commitsAhead, resolveCommit } from '../../repo/git.js';
 import { createSnapshot, defaultSnapshotDir, type SnapshotInfo } from '../../snapshot/create.js';
 import { findSnapshot, listSnapshots, nearestSnapshot, pruneSnapshots, type Listed } from '../../snapshot/catalog.js';
 import { restoreSnapshot, type RestoreResult } from '../../snapshot/restore.js';
 import { verifySnapshot } from '../../snapshot/verify.js';
 import type { Manifest } from '../../snapshot/manifest.js';
-import { parseIntInRange } from '../args.js';
+import { examples, parseIntInRange, REPO_FLAG, REPO_HELP, repoRoot } from '../args.js';
 import { CgError } from '../../errors.js';
 import { emit, formatDuration, plural } from '../output.js';
 
@@ -17,11 +16,10 @@ interface Common {
   json?: boolean;
 }
 
-const REPO = 'repository (default: the one containing the current directory)';
-const DIR = 'snapshot folder (default: snapshots/ in the repository)';
+const DIR = 'snapshot folder (default: snapshots.dir in cg.config.json, else .codegraph/snapshots)';
 
 function where(opts: Common): { root: string; dir: string } {
-  const root = findRoot(opts.repo ?? process.cwd());
+  const root = repoRoot(opts);
   return { root, dir: opts.dir ? path.resolve(opts.dir) : defaultSnapshotDir(root) };
 }
 
@@ -32,9 +30,10 @@ export function registerSnapshot(program: Command): void {
   snap
     .command('create')
     .description('pack the current index (a clean commit) into <out>/<commit>-<configId>.tar.gz, byte-identical for the same commit, config and model')
-    .option('--out <dir>', 'output folder (default: snapshots/ in the repository)')
-    .option('--repo <dir>', REPO)
+    .option('--out <dir>', 'output folder (default: snapshots.dir in cg.config.json, else .codegraph/snapshots)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {id, file, bytes, sha256, manifest}')
+    .addHelpText('after', examples(['cg snapshot create', 'cg snapshot create --out /tmp/artifacts --json']))
     .action(async (opts: Common & { out?: string }) => {
       const { root } = where(opts);
       emit(opts, await createSnapshot(root, { out: opts.out }), renderCreate);
@@ -43,8 +42,9 @@ export function registerSnapshot(program: Command): void {
     .command('list')
     .description('the snapshots in the folder, newest commit first, with how far each is behind HEAD')
     .option('--dir <dir>', DIR)
-    .option('--repo <dir>', REPO)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {dir, snapshots: [{id, file, commit, configId, bytes, behind}]}')
+    .addHelpText('after', examples(['cg snapshot list', 'cg snapshot list --dir /tmp/artifacts --json']))
     .action((opts: Common) => {
       const { root, dir } = where(opts);
       const head = resolveCommit(root, 'HEAD');
@@ -54,11 +54,12 @@ export function registerSnapshot(program: Command): void {
     });
   snap
     .command('verify')
-    .description('check a snapshot: archive, format version, every member\'s sha256, the database, and that it is of this repository')
+    .description('check a snapshot as restore would: the archive (bounded), every member\'s sha256, the database (cg\'s schema, paths, keys), and its rows against its commit in this repository')
     .argument('[id]', 'an ID in the snapshot folder or a FILE (default: the nearest snapshot of HEAD)')
     .option('--dir <dir>', DIR)
-    .option('--repo <dir>', REPO)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {file, ok, manifest}')
+    .addHelpText('after', examples(['cg snapshot verify', 'cg snapshot verify /tmp/artifacts/3f2a9c1e-1a2b3c4d.tar.gz']))
     .action(async (ref: string | undefined, opts: Common) => {
       const { root, dir } = where(opts);
       const file = ref && ref !== 'latest' ? findSnapshot(dir, ref) : nearestFile(root, dir);
@@ -72,8 +73,9 @@ export function registerSnapshot(program: Command): void {
     .option('--for-commit <sha>', 'restore for this commit instead of HEAD (picks its snapshot or its nearest ancestor\'s)')
     .option('--no-catch-up', 'only restore; apply the changes since the snapshot later with `cg update`')
     .option('--dir <dir>', DIR)
-    .option('--repo <dir>', REPO)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {snapshot, target, behind, generation, buildId, catchUp, phasesMs, durationMs}')
+    .addHelpText('after', examples(['cg snapshot restore', 'cg snapshot restore latest --dir /tmp/artifacts', 'cg snapshot restore --for-commit origin/main --no-catch-up']))
     .action(async (ref: string | undefined, opts: Common & { forCommit?: string; catchUp: boolean }) => {
       const { root, dir } = where(opts);
       emit(opts, await restoreSnapshot(root, { ref, forCommit: opts.forCommit, dir, catchUp: opts.catchUp }), renderRestore);
@@ -83,8 +85,9 @@ export function registerSnapshot(program: Command): void {
     .description('delete all but the N snapshots of the newest commits')
     .requiredOption('--keep <n>', 'how many to keep (0 or more)')
     .option('--dir <dir>', DIR)
-    .option('--repo <dir>', REPO)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {kept: [...], removed: [...]}')
+    .addHelpText('after', examples(['cg snapshot prune --keep 3']))
     .action((opts: Common & { keep: string }) => {
       const keep = parseIntInRange('--keep', opts.keep, 0, 1_000_000);
       const { root, dir } = where(opts);
@@ -123,7 +126,8 @@ function renderList(r: { dir: string; snapshots: (Listed & { behind: number | nu
 
 function renderVerify(r: { file: string; manifest: Manifest }): string {
   const m = r.manifest;
-  return `OK: ${r.file}\n  format v${m.formatVersion}, commit ${m.commit}, ${m.members.length} members, every sha256 matches, database intact, of this repository`;
+  return `OK: ${r.file}\n  format v${m.formatVersion}, commit ${m.commit}, ${m.members.length} members, every sha256 matches, `
+    + 'the database is of cg\'s schema and intact, and its rows match that commit in this repository';
 }
 
 function renderRestore(r: RestoreResult): string {

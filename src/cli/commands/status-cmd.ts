@@ -1,35 +1,60 @@
 import type { Command } from 'commander';
-import { indexStatus, type IndexStatus } from '../../store/status.js';
+import { indexStatus, listFiles, FILE_LISTS, type FileList, type IndexStatus, type ListedFile } from '../../store/status.js';
 import type { Freshness } from '../../store/freshness.js';
 import { emit, formatAge, formatCounts, plural } from '../output.js';
 import { openIndexRecovering } from '../repo.js';
+import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, usageError, type RepoOptions } from '../args.js';
+import { readConfig } from '../../config/config.js';
 
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description('what is indexed: files per language, partial parses, skipped files by reason, excluded secrets, freshness')
-    .argument('[path]', 'repository (default: the one containing the current directory)')
+    .description('what is indexed: files per language, partial parses, skipped files by reason, redacted or excluded secrets, freshness')
+    .argument('[path]', PATH_HELP)
+    .option(REPO_FLAG, REPO_HELP)
+    .option('--files <which>', `list the files behind a count, each with its reason: ${FILE_LISTS.join(' | ')}`)
+    .option('--secret-rules', 'also list the id of every secret rule (the JSON always has them)')
     .option('--json', 'print JSON')
-    .action(async (dir: string | undefined, opts: { json?: boolean }) => {
-      const { root, db, freshness } = await openIndexRecovering(dir);
+    .addHelpText('after', examples(['cg status', 'cg status --files skipped', 'cg status --files partial --json', 'cg status --secret-rules']))
+    .action(async (dir: string | undefined, opts: RepoOptions & { files?: string; json?: boolean; secretRules?: boolean }) => {
+      if (opts.files !== undefined && !(FILE_LISTS as readonly string[]).includes(opts.files)) {
+        throw usageError(`Unknown --files "${opts.files}"`, `Use one of: ${FILE_LISTS.join(', ')}.`);
+      }
+      const { root, db, freshness } = await openIndexRecovering(repoRoot(opts, dir));
       try {
-        emit(opts, { ...indexStatus(db, root), freshness }, render);
+        if (opts.files) {
+          const which = opts.files as FileList;
+          emit(opts, { which, files: listFiles(db, which), freshness }, (r) => renderFiles(r.which, r.files));
+          return;
+        }
+        const { file, notes } = readConfig(root);
+        emit(opts, { ...indexStatus(db, root), config: { file, notes }, freshness }, (s) => render(s, !!opts.secretRules));
       } finally {
         db.close();
       }
     });
 }
 
-function render(s: IndexStatus & { freshness: Freshness }): string {
+function renderFiles(which: FileList, files: ListedFile[]): string {
+  if (!files.length) return which === 'partial' ? 'No file has syntax errors.' : 'Nothing was skipped.';
+  const width = Math.min(60, Math.max(...files.map((f) => f.path.length + (f.isDir ? 1 : 0))));
+  return files.map((f) => `${(f.isDir ? `${f.path}/` : f.path).padEnd(width)}  ${f.reason}${f.detail ? `: ${f.detail}` : ''}`).join('\n');
+}
+
+function render(s: IndexStatus & { config: { file: string | null; notes: string[] }; freshness: Freshness }, listRules: boolean): string {
   const f = s.freshness;
   const out: string[] = [];
   out.push(`Repository: ${s.root}`);
+  out.push(`Configuration: ${s.config.file ?? 'the defaults (no cg.config.json)'}`);
+  for (const n of s.config.notes) out.push(`  note: ${n}`);
   out.push(`Index: generation ${f.generation}, updated ${f.indexedAt} (${formatAge(f.ageSeconds)}); build ${s.buildId}, schema v${s.schemaVersion}, ${(s.dbBytes / 1e6).toFixed(1)} MB`);
   out.push(`Commit: ${f.indexedCommit ?? '(none: not a git repository or no commits)'}${f.behindHead && f.headCommit ? `; HEAD has moved to ${f.headCommit.slice(0, 10)}, run \`cg update\`` : ''}`);
-  out.push(`Pending changes: ${f.pendingChanges ? `${f.pendingChanges} change-log record(s) not yet applied (\`cg update\` applies them)` : 'none'}`);
-  out.push(`Files: ${s.files.indexed.toLocaleString('en-US')} indexed, ${s.files.partial} with syntax errors (partial)${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
+  out.push(`Pending changes: ${f.pendingChanges ? `${plural(f.pendingChanges, 'change-log record')} not yet applied (\`cg update\` applies them)` : 'none'}`);
+  out.push(`Files: ${s.files.indexed.toLocaleString('en-US')} indexed, ${s.files.partial} with syntax errors (partial${s.files.partial ? ': `cg status --files partial`' : ''})${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
   for (const [lang, v] of Object.entries(s.files.byLanguage)) {
-    out.push(`  ${lang.padEnd(11)} ${String(v.files).padStart(6)} files ${String(v.loc).padStart(9)} lines ${String(v.symbols).padStart(8)} symbols${v.partial ? `  (${v.partial} partial)` : ''}`);
+    // A column each, so the nouns keep their width: "1 file ", "12 files".
+    const n = (count: number, width: number, noun: string) => `${String(count).padStart(width)} ${count === 1 ? `${noun} ` : `${noun}s`}`;
+    out.push(`  ${lang.padEnd(11)} ${n(v.files, 6, 'file')} ${n(v.loc, 9, 'line')} ${n(v.symbols, 8, 'symbol')}${v.partial ? `  (${v.partial} partial)` : ''}`.trimEnd());
   }
   out.push(`Symbols: ${s.symbols.toLocaleString('en-US')} (${formatCounts(s.symbolsByKind)})`);
   out.push(`Edges: ${s.edges.toLocaleString('en-US')} (${formatCounts(s.edgesByKind)})`);
@@ -40,12 +65,37 @@ function render(s: IndexStatus & { freshness: Freshness }): string {
   const v = s.vectors;
   out.push(v.status === 'ok' ? `Vectors: ${v.count.toLocaleString('en-US')} of ${v.dims} dimensions (${v.quantization}), model ${v.model.split(':')[0]}`
     : v.status === 'unavailable' ? `Vectors: none. ${v.error} Until then queries rank by full-text and the graph.`
-      : 'Vectors: off ("embeddings.enabled" is false in .codegraph/config.json)');
-  out.push(`Skipped: ${s.skipped.total ? formatCounts(s.skipped.byReason) : 'nothing'}; ${plural(s.unsupportedFiles, 'file')} in no supported language`);
+      : 'Vectors: off ("embeddings.enabled" is false in the configuration)');
+  out.push(`Skipped: ${s.skipped.total ? `${formatCounts(s.skipped.byReason)} (\`cg status --files skipped\` lists them)` : 'nothing'}; `
+    + `${plural(s.unsupportedFiles, 'file')} in no supported language`);
+  const r = s.secretRules;
+  out.push(r.enabled
+    ? `Secrets: ${r.ids.length} rules (gitleaks ${r.gitleaks.commit.slice(0, 10)} and cg's own), mode ${r.mode}${listRules ? '' : '; `cg status --secret-rules` lists them'}`
+    : 'Secrets: not scanned ("secrets.enabled" is false in the configuration)');
+  if (listRules) out.push(...wrap(r.ids.join(' '), 100).map((l) => `  ${l}`));
+  if (s.redactedSecrets.length) {
+    out.push(`Redacted credentials (${s.redactedSecrets.length}; their files are indexed without them):`);
+    for (const e of s.redactedSecrets) out.push(`  ${e.path}:${e.line}  ${e.rule}  ${e.fingerprint}`);
+  }
   if (s.excludedSecrets.length) {
     out.push(`Excluded because they look like they hold credentials (${s.excludedSecrets.length}):`);
     for (const e of s.excludedSecrets) out.push(`  ${e.path}:${e.line}  ${e.rule}  ${e.fingerprint}`);
+  }
+  if (s.redactedSecrets.length || s.excludedSecrets.length) {
     out.push('  A false positive? Add its fingerprint (or the path) to .cgsecrets and run `cg index`.');
   }
   return out.join('\n');
+}
+
+/** Words joined into lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.split(' ')) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  return line ? [...lines, line] : lines;
 }

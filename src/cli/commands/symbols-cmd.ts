@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { searchSymbols, type SymbolInfo } from '../../store/queries.js';
 import { emit, plural, table } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
-import { parseIntInRange, parseKind, usageError } from '../args.js';
+import { examples, parseIntInRange, parseKind, REPO_FLAG, REPO_HELP, usageError } from '../args.js';
 
 export function registerSymbols(program: Command): void {
   program
@@ -12,8 +12,9 @@ export function registerSymbols(program: Command): void {
     .option('--kind <kind>', 'only this kind: function, method, class, interface, struct, enum, trait, type, constant, module')
     .option('--file <glob>', 'only in files matching this glob (e.g. "src/**/*.py", "*.go")')
     .option('--limit <n>', 'at most this many results (1-1000)', '50')
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {pattern, total, symbols: [...], freshness}')
+    .addHelpText('after', examples(['cg symbols parse', 'cg symbols "User*" --kind class', 'cg symbols Cache.get --file "src/**/*.py" --json']))
     .action(async (pattern: string, opts: { kind?: string; file?: string; limit: string; repo?: string; json?: boolean }) => {
       if (!pattern.trim()) throw usageError('The pattern is empty', 'Give part of a name, e.g. `cg symbols parse`.');
       const limit = parseIntInRange('--limit', opts.limit, 1, 1000);

@@ -1,24 +1,33 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { findRoot, toRepoPath } from '../../repo/root.js';
+import { toRepoPath } from '../../repo/root.js';
+import { leadsOutside } from '../../repo/contained.js';
 import { recordSaves, startBackgroundApplier, updateIndex, type UpdateResult } from '../../indexer/update.js';
 import { ensureInitialized } from '../../indexer/init.js';
 import { CgError } from '../../errors.js';
 import { emit, formatDuration, plural } from '../output.js';
 import { progressReporter } from '../progress.js';
 import { freshnessLine, openIndex } from '../repo.js';
-import { usageError } from '../args.js';
+import { examples, parseIntInRange, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions, usageError } from '../args.js';
+
+/** How long a foreground update waits for another process's apply by default: a full build of a large repository. */
+export const DEFAULT_WAIT_SECONDS = 600;
 
 export function registerUpdate(program: Command): void {
   program
     .command('update')
     .description('apply pending changes (git hooks, saves, edits) to the index incrementally; builds it if there is none')
-    .argument('[path]', 'repository (default: the one containing the current directory)')
+    .argument('[path]', PATH_HELP)
+    .option(REPO_FLAG, REPO_HELP)
+    .option('--wait <seconds>', `when another cg process is applying changes (a hook's, right after a commit), wait up to this long for it, `
+      + `then apply the rest (0: fail at once with exit 6)`, String(DEFAULT_WAIT_SECONDS))
     .option('--background', 'for hooks: no output, and exit quietly if another process is applying')
     .option('-q, --quiet', 'no progress display')
-    .option('--json', 'print JSON: {rounds: [{mode, added, modified, deleted, generation, ...}], busy}')
-    .action(async (dir: string | undefined, opts: { background?: boolean; quiet?: boolean; json?: boolean }) => {
-      const root = findRoot(dir ?? process.cwd());
+    .option('--json', 'print JSON: {rounds: [{mode, added, modified, deleted, generation, ...}], busy, waitedMs}')
+    .addHelpText('after', examples(['git commit -am "fix" && cg update', 'cg update --repo ~/src/shop --json', 'cg update --wait 0   # fail (exit 6) instead of waiting']))
+    .action(async (dir: string | undefined, opts: RepoOptions & { wait: string; background?: boolean; quiet?: boolean; json?: boolean }) => {
+      const root = repoRoot(opts, dir);
+      const waitMs = parseIntInRange('--wait', opts.wait, 0, 86_400) * 1000;
       if (opts.background) {
         try {
           await updateIndex(root, { background: true });
@@ -30,7 +39,7 @@ export function registerUpdate(program: Command): void {
       const progress = progressReporter(!opts.json && !opts.quiet);
       let res: UpdateResult;
       try {
-        res = await updateIndex(root, { onProgress: (p) => progress.update(p) });
+        res = await updateIndex(root, { waitMs, onWait: opts.quiet ? undefined : waitNotice(waitMs), onProgress: (p) => progress.update(p) });
       } finally {
         progress.done();
       }
@@ -40,8 +49,14 @@ export function registerUpdate(program: Command): void {
     });
 }
 
+/** One line on stderr when an update starts waiting for another process's apply (stdout stays the answer). */
+export function waitNotice(waitMs: number): (why: string) => void {
+  return (why) => process.stderr.write(`cg: ${why}; waiting for it to finish (up to ${Math.round(waitMs / 1000)} s, --wait changes that)\n`);
+}
+
 function render(r: UpdateResult): string {
   const lines: string[] = [];
+  if (r.waitedMs >= 1000) lines.push(`Waited ${formatDuration(r.waitedMs)} for another cg process to finish applying.`);
   for (const s of r.rounds) {
     if (s.mode === 'none') lines.push(`Up to date (generation ${s.generation}).`);
     else if (s.mode === 'rebuild') lines.push(`Rebuilt the index (${s.reason}): ${plural(s.added, 'file')}, generation ${s.generation}, ${formatDuration(s.durationMs)}.`);
@@ -62,14 +77,20 @@ export function registerNotify(program: Command): void {
     .description('editor save hook: record changed paths (arguments, or one per line on stdin) and apply them in the background')
     .argument('[paths...]', 'changed files, relative to the current directory or absolute')
     .option('--no-apply', 'only record; apply later with `cg update`')
-    .option('--repo <dir>', 'repository (default: the one containing the current directory)')
+    .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {recorded, paths, applier}')
+    .addHelpText('after', examples(['cg notify src/app.py', 'git diff --name-only | cg notify --no-apply']))
     .action((args: string[], opts: { apply: boolean; repo?: string; json?: boolean }) => {
-      const root = findRoot(opts.repo ?? process.cwd());
+      const root = repoRoot(opts);
       let raw = args;
       if (!raw.length && !process.stdin.isTTY) raw = fs.readFileSync(0, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
       if (!raw.length) throw usageError('No paths given', 'Pass the saved files: `cg notify src/app.py`, or one per line on stdin.');
       const paths = [...new Set(raw.map((p) => toRepoPath(root, p)))];
+      const linked = paths.find((p) => leadsOutside(root, p));
+      if (linked) {
+        throw usageError(`${linked} is reached through a symbolic link to a path outside the repository at ${root}, so nothing was recorded`,
+          'cg indexes only files inside the repository, reached without leaving it; a folder linked from elsewhere is not indexed.');
+      }
       if (!fs.existsSync(`${root}/.codegraph`)) {
         throw new CgError('index_missing', `No index for ${root} yet, so nothing was recorded`, 'Run `cg index` first.');
       }

@@ -4,22 +4,26 @@ import { watch } from 'chokidar';
 import { loadConfig } from '../../config/config.js';
 import { walkOptions } from '../../indexer/build.js';
 import { isExcludedDir } from '../../repo/walk.js';
-import { findRoot } from '../../repo/root.js';
+import { BuildOutputRule } from '../../repo/vendored.js';
+import { plural } from '../output.js';
 import { recordSaves, updateIndex } from '../../indexer/update.js';
 import { ensureInitialized } from '../../indexer/init.js';
-import { parseIntInRange } from '../args.js';
+import { examples, parseIntInRange, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
 
 export function registerWatch(program: Command): void {
   program
     .command('watch')
     .description('for editors without a save hook: watch the repository and apply changes as files are saved')
-    .argument('[path]', 'repository (default: the one containing the current directory)')
+    .argument('[path]', PATH_HELP)
+    .option(REPO_FLAG, REPO_HELP)
     .option('--debounce <ms>', 'wait this long after the last change before applying (50-10000)', '300')
-    .action(async (dir: string | undefined, opts: { debounce: string }) => {
-      const root = findRoot(dir ?? process.cwd());
+    .addHelpText('after', examples(['cg watch', 'cg watch --repo ~/src/shop --debounce 1000']))
+    .action(async (dir: string | undefined, opts: RepoOptions & { debounce: string }) => {
+      const root = repoRoot(opts, dir);
       ensureInitialized(root);
       const debounce = parseIntInRange('--debounce', opts.debounce, 50, 10_000);
       const wopts = walkOptions(loadConfig(root));
+      const buildOutput = new BuildOutputRule(root, wopts.languageOf);
       const pending = new Set<string>();
       let timer: NodeJS.Timeout | null = null;
       let running = Promise.resolve();
@@ -32,7 +36,7 @@ export function registerWatch(program: Command): void {
           const res = await updateIndex(root);
           const s = res.rounds.at(-1);
           if (s && s.mode !== 'none') {
-            process.stderr.write(`cg watch: ${paths.length} path(s) changed; generation ${s.generation} (${s.durationMs} ms)\n`);
+            process.stderr.write(`cg watch: ${plural(paths.length, 'path')} changed; generation ${s.generation} (${s.durationMs} ms)\n`);
           }
         }).catch((err) => {
           process.stderr.write(`cg watch: ${(err as Error).message}\n`);
@@ -45,7 +49,7 @@ export function registerWatch(program: Command): void {
         // the applier, which also sees deletions.
         ignored: (p: string, stats?: { isDirectory(): boolean }) => {
           const rel = path.relative(root, p).split(path.sep).join('/');
-          return rel !== '' && !!stats?.isDirectory() && isExcludedDir(root, rel, wopts);
+          return rel !== '' && !!stats?.isDirectory() && isExcludedDir(root, rel, wopts, buildOutput);
         },
       });
       watcher.on('all', (_event, file) => {

@@ -5,7 +5,7 @@ import { pickSymbol, symbolReferences, type RefEntry } from '../../graph/refs.js
 import { repoMap } from '../../graph/structure.js';
 import { renderTree } from '../../graph/structure-tree.js';
 import { buildContext, type ContextBundle } from '../../retrieve/context.js';
-import { safeExcerptOf } from '../../retrieve/regions.js';
+import { SourceReader } from '../../retrieve/source.js';
 import { signalsFromText } from '../../retrieve/signal-input.js';
 import { searchSymbols, symbolStats, type SymbolInfo } from '../../store/queries.js';
 import { errorBody, makeError } from '../errors.js';
@@ -95,6 +95,7 @@ const refsSchema = z.object({
 
 async function getReferences(a: z.infer<typeof refsSchema>, ctx: ToolContext): Promise<ToolAnswer> {
   const { db, root } = ctx.snap;
+  const sources = a.include_source ? new SourceReader(db, root) : null;
   const res = symbolReferences(db, a.symbol_name, {
     callers: a.direction === 'callers' || a.direction === 'both', callees: a.direction === 'callees' || a.direction === 'both',
     subtypes: a.direction === 'implementors', supertypes: a.direction === 'supers', depth: a.depth, fileGlob: a.file_pattern,
@@ -103,7 +104,7 @@ async function getReferences(a: z.infer<typeof refsSchema>, ctx: ToolContext): P
   const entry = (useCallSite: boolean) => (r: RefEntry) => ({
     name: r.qualifiedName, kind: r.kind, file_path: r.file, line: useCallSite ? r.line ?? r.startLine : r.startLine, depth: r.depth,
     confidence: r.confidence,
-    ...(a.include_source ? { source: safeExcerptOf(root, { path: r.file, startLine: r.startLine, endLine: r.endLine }) } : {}),
+    ...(sources ? { source: sources.excerpt({ path: r.file, startLine: r.startLine, endLine: r.endLine }) } : {}),
   });
   const lists: [string, unknown[]][] = [];
   if (res.callers) lists.push(['callers', res.callers.map(entry(true))]);

@@ -5,9 +5,7 @@ import { CgError } from '../../errors.js';
 import { blastRadius, MAX_IMPACT_DEPTH, type Dependent } from '../../graph/blast.js';
 import { pickSymbol, referencesTo, type Reference } from '../../graph/refs.js';
 import { runQuery } from '../../retrieve/query.js';
-import { fileLines } from '../../retrieve/regions.js';
-import { Allowlist } from '../../secrets/allowlist.js';
-import { scanSecrets } from '../../secrets/scan.js';
+import { SourceReader } from '../../retrieve/source.js';
 import { fileOverview } from '../../store/file-info.js';
 import { searchImports, searchSymbols, symbolById, type SymbolInfo } from '../../store/queries.js';
 import { indexStatus } from '../../store/status.js';
@@ -145,13 +143,11 @@ async function references(a: z.infer<typeof referencesSchema>, ctx: ToolContext)
   const { snap } = ctx;
   const t = target(snap, a);
   const refs = referencesTo(snap.db, t.id, a.kind === 'all' ? ['calls', 'imports', 'extends'] : [a.kind]);
-  const noSecrets = Allowlist.empty();
-  const lines = new Map<string, string[] | null>();
+  const sources = new SourceReader(snap.db, snap.root);
   const contextOf = (r: Reference) => {
     if (r.line === null) return r.from.signature;
-    if (!lines.has(r.from.file)) lines.set(r.from.file, fileLines(snap.root, r.from.file));
-    const text = lines.get(r.from.file)?.[r.line - 1]?.trim() ?? '';
-    return scanSecrets(r.from.file, text, noSecrets).length ? '' : text;
+    // SourceReader reads through the redacting reader: a credential on the line is shown redacted.
+    return sources.lines(r.from.file)?.[r.line - 1]?.trim() ?? '';
   };
   const results = refs.map((r) => ({ file_path: r.from.file, line: r.line ?? r.from.startLine, kind: r.kind, context: contextOf(r),
     from: r.from.qualifiedName, confidence: r.confidence }));
@@ -287,7 +283,7 @@ declareTools([
   {
     name: 'status', title: 'Index status', spec: 'CodeMem Appendix E', toolsets: ['codemem'],
     description: "Index health and metadata: symbols, edges, when it was indexed, whether it is indexed, stale or still being "
-      + 'built (with progress); detailed adds coverage, skipped and excluded files, call resolution, the model and the server\'s memory.',
+      + 'built (with progress); detailed adds coverage, skipped and excluded files, redacted credentials and the secret rule ids, call resolution, the model and the server\'s memory.',
     schema: statusSchema, run: status, whileUnavailable: statusWhileUnavailable,
   },
 ]);

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { loadConfig } from '../config/config.js';
+import { isBinary } from '../extract/filters.js';
+import { readContained } from '../repo/contained.js';
+import { repoPolicy } from '../secrets/read.js';
+import { scrubText } from '../secrets/redact.js';
+import { excerptFromLines, MAX_REGION_LINES } from './regions.js';
+
+/**
+ * The source of indexed files, read at answer time (`--snippets`, bundles, their MCP tools) through
+ * the same containment as indexing (src/repo/contained.ts): a file is read only when it is still a
+ * regular file inside the repository, reached without a link. It is then compared with what the index
+ * knows (size and sha256); a file that changed since is checked again as indexing would check it (not
+ * binary, within the size limit) and used, with a note. Every file not read, and every one that
+ * changed, is named in `notes`, which answers carry as warnings, so an agent knows why a place comes
+ * without its source. What is read goes through the secrets choke point (src/secrets/redact.ts) with the
+ * repository's policy, so a credential added since the file was indexed is shown redacted too.
+ */
+export class SourceReader {
+  readonly notes: string[] = [];
+  private readonly texts = new Map<string, string[] | null>();
+  private readonly maxBytes: number;
+  private readonly known: Database.Statement<[string], { hash: string; size: number }>;
+
+  constructor(db: Database.Database, private readonly root: string) {
+    this.maxBytes = loadConfig(root).maxFileBytes;
+    this.known = db.prepare('SELECT hash, size FROM files WHERE path = ?');
+  }
+
+  /** The file's lines, read once per answer; null (with a note) when it is not read. */
+  lines(rel: string): string[] | null {
+    if (!this.texts.has(rel)) this.texts.set(rel, this.read(rel));
+    return this.texts.get(rel)!;
+  }
+
+  /** A region's source lines (capped, secrets redacted), or null when the file is not read. */
+  excerpt(r: { path: string; startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string | null {
+    const lines = this.lines(r.path);
+    return lines && excerptFromLines(lines, r, maxLines);
+  }
+
+  private read(rel: string): string[] | null {
+    const row = this.known.get(rel);
+    if (!row) return this.refuse(rel, 'it is not an indexed file');
+    const read = readContained(this.root, rel, this.maxBytes);
+    if (!read.ok) return this.refuse(rel, read.detail);
+    const same = read.data.length === row.size && createHash('sha256').update(read.data).digest('hex') === row.hash;
+    if (!same) {
+      if (isBinary(read.data)) return this.refuse(rel, 'it changed since it was indexed and is binary now');
+      this.notes.push(`${rel} changed since it was indexed: its line numbers may have moved (\`cg update\` indexes it again)`);
+    }
+    return scrubText(rel, read.data.toString('utf8'), repoPolicy(this.root)).text.split('\n');
+  }
+
+  private refuse(rel: string, why: string): null {
+    this.notes.push(`${rel} was not read: ${why}`);
+    return null;
+  }
+}

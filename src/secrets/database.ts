@@ -1,0 +1,71 @@
+import Database from 'better-sqlite3';
+import { CgError } from '../errors.js';
+import { Allowlist } from './allowlist.js';
+import { repoPolicy } from './read.js';
+import { scanSecrets } from './scan.js';
+
+/** No rule finds a secret shorter than this (credential-assignment's 6 characters). */
+const MIN_SECRET = 6;
+
+/** A credential found in a stored database (a snapshot's, before it is trusted). */
+export interface StoredSecret {
+  table: string;
+  /** The file the rows belong to ('' for rows of no file: meta). */
+  path: string;
+  rule: string;
+  fingerprint: string;
+}
+
+/**
+ * Scans every text value of every ordinary table of an index database with the rule set, each value
+ * under the path of the file its row belongs to (so the allowlist's fingerprints, which name the file,
+ * apply as they did at index time). An index cg wrote holds none: its texts were scrubbed before they
+ * were stored. A database that holds one was written by something else, or by a cg with other rules
+ * or another allowlist, and `cg snapshot verify` refuses it. The full-text table is contentless (it
+ * stores terms, not text) and BLOBs (vectors) hold no text, so neither is read.
+ */
+export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSecret[] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const has = (t: string) => !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t);
+    const paths = new Map<number, string>();
+    if (has('files')) for (const [id, p] of db.prepare('SELECT id, path FROM files').raw().all() as [number, string][]) paths.set(id, p);
+    // Rows of a symbol (its search terms) belong to the symbol's file.
+    const symbolFile = new Map<number, string>();
+    if (has('symbols')) {
+      for (const [id, f] of db.prepare('SELECT id, file_id FROM symbols').raw().all() as [number, number][]) symbolFile.set(id, paths.get(f) ?? '');
+    }
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'
+      AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts_%' ORDER BY name`).pluck().all() as string[];
+    const out: StoredSecret[] = [];
+    for (const table of tables) {
+      const cols = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
+      const owner = cols.includes('file_id') ? 'file_id' : cols.includes('path') ? 'path' : cols.includes('symbol_id') ? 'symbol_id' : null;
+      for (const row of db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`).iterate() as Iterable<Record<string, unknown>>) {
+        const p = owner === 'file_id' ? paths.get(row.file_id as number) ?? '' : owner === 'path' ? String(row.path)
+          : owner === 'symbol_id' ? symbolFile.get(row.symbol_id as number) ?? '' : '';
+        // Each value on its own, as it was stored: joined values could read as `name: value` pairs no file held.
+        for (const v of Object.values(row)) {
+          if (typeof v !== 'string' || v.length < MIN_SECRET) continue;
+          for (const f of scanSecrets(p, v, allow)) out.push({ table, path: p, rule: f.rule, fingerprint: f.fingerprint });
+        }
+      }
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * For `cg snapshot verify` (and restore, which verifies first): refuses a snapshot whose database
+ * holds a credential. The repository's allowlist applies when the repository is known.
+ */
+export function refuseStoredSecrets(snapshot: string, dbFile: string, root?: string): void {
+  const found = findSecretsInDatabase(dbFile, root ? repoPolicy(root).allow : Allowlist.empty());
+  if (!found.length) return;
+  const list = found.slice(0, 5).map((f) => `${f.rule} in ${f.table}${f.path ? ` (${f.path})` : ''}, fingerprint ${f.fingerprint}`).join('; ');
+  throw new CgError('snapshot_invalid', `The snapshot ${snapshot} holds ${found.length} credential(s) in its database: ${list}${found.length > 5 ? '; …' : ''}`,
+    'Do not share or restore it. Build the index again with this cg (`cg index`, which redacts credentials) and create a new snapshot; '
+    + 'if a finding is a false positive, add its fingerprint to .cgsecrets first.', { reason: 'secrets' });
+}
