@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { errorMessage } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { readModelFile } from './model-file.js';
 import type { TermStats } from './lexical.js';
 import type { VectorMatches } from './vectors.js';
 
@@ -40,26 +39,13 @@ export function confidenceFile(): string {
   return process.env.CG_CONFIDENCE_FILE || DEFAULT_CONFIDENCE_FILE;
 }
 
-const loaded = new Map<string, { mtimeMs: number; size: number; result: LoadedConfidence }>();
-
 /** The model at `file`, read once per process (again when the file changes), or why it cannot be used. */
 export function loadConfidence(file = confidenceFile()): LoadedConfidence {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
-    return { ok: false, warning: `The confidence model is missing (${path.basename(file)}): confidences are relative to the best place, not calibrated. Reinstall cg to restore it.` };
-  }
-  const hit = loaded.get(file);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.result;
-  let result: LoadedConfidence;
-  try {
-    result = { ok: true, model: parseConfidence(JSON.parse(fs.readFileSync(file, 'utf8'))) };
-  } catch (err) {
-    result = { ok: false, warning: `The confidence model (${path.basename(file)}) cannot be used: ${errorMessage(err)}. Confidences are relative to the best place, not calibrated; reinstall cg to restore the model.` };
-  }
-  loaded.set(file, { mtimeMs: st.mtimeMs, size: st.size, result });
-  return result;
+  const r = readModelFile(file, parseConfidence);
+  if (r.ok) return r;
+  return { ok: false, warning: r.missing
+    ? `The confidence model is missing (${path.basename(file)}): confidences are relative to the best place, not calibrated. Reinstall cg to restore it.`
+    : `The confidence model (${path.basename(file)}) cannot be used: ${r.error}. Confidences are relative to the best place, not calibrated; reinstall cg to restore the model.` };
 }
 
 /** A model checked for the shape scoring relies on; throws with what is wrong. */
