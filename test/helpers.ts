@@ -81,9 +81,9 @@ export function runCg(args: string[], cwd: string, opts: SpawnSyncOptions = {}):
   return { code: res.status ?? -1, stdout, stderr: String(res.stderr ?? ''), json };
 }
 
-/** Every non-module symbol as `kind qualifiedName file:line`. */
+/** Every code symbol but modules as `kind qualifiedName file:line` (document sections and keys are tested in documents.test). */
 export function symbolLines(db: Database.Database, fileLike = '%'): string[] {
-  return symbolsWhere(db, "s.kind != 'module' AND f.path LIKE ?", [fileLike], 'ORDER BY f.path, s.start_line')
+  return symbolsWhere(db, "s.kind NOT IN ('module', 'section', 'key') AND f.path LIKE ?", [fileLike], 'ORDER BY f.path, s.start_line')
     .map((s) => `${s.kind} ${s.qualifiedName} ${s.file}:${s.startLine}`);
 }
 

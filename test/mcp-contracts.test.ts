@@ -203,9 +203,11 @@ describe('answers checked by hand against the spec examples', () => {
     const st = (await call('status', { detailed: true })).spec;
     expect(st.projects[0]).toMatchObject({ status: 'indexed', symbols: st.global.total_symbols });
     expect(st.detailed.server.rssMiB).toBeGreaterThan(0);
+    // Documents are indexed beside code (issue 16): the fixture's README is the one document.
     const docs = await call('search', { query: 'passwords', filter_type: 'documents' });
-    expect(docs.spec).toEqual([]);
-    expect(docs.structured.warnings[0]).toContain('Only code is indexed');
+    expect(docs.spec.map((r: any) => [r.file_path, r.type])).toEqual([['README.md', 'document']]);
+    const code = await call('search', { query: 'passwords', filter_type: 'code' });
+    expect(code.spec.every((r: any) => r.type === 'code')).toBe(true);
   });
 });
 

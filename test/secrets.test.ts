@@ -226,6 +226,8 @@ describe('no way around the choke point', () => {
     'src/retrieve/model-file.ts', // the models cg ships (the learned ranker, the confidence model)
     'src/config/migrate.ts', 'src/repo/lefthook.ts', // the legacy config file; lefthook's config and hook scripts
     'src/repo/vendored.ts', // a file's first bytes, for a generated-code header; nothing of it is kept
+    'src/extract/documents/view.ts', // a PDF's text as cg kept it (scrubbed by SourceReader when shown)
+    'src/registry/manifest.ts', // a collection manifest the user names
     'src/changes/log.ts', 'src/snapshot/archive.ts', 'src/snapshot/verify.ts', // cg's change log, a snapshot's archive and manifest
     'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);

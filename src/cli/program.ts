@@ -15,6 +15,8 @@ import { registerServe } from './commands/serve-cmd.js';
 import { registerImpact } from './commands/impact-cmd.js';
 import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 import { registerConfig } from './commands/config-cmd.js';
+import { registerAudit, registerCollection, registerProject, registerScope } from './commands/registry-cmd.js';
+import { registerAgent } from './commands/agent-cmd.js';
 
 /** The `cg` command line: every subcommand registered, nothing parsed or run yet. */
 export function createProgram(): Command {
@@ -45,6 +47,11 @@ export function createProgram(): Command {
   registerServe(program);
   registerMcpConfig(program);
   registerConfig(program);
+  registerProject(program);
+  registerCollection(program);
+  registerScope(program);
+  registerAudit(program);
+  registerAgent(program);
 
   program.addHelpText('after', `
 Every command takes --repo DIR (default: the repository containing the current directory) and --help.

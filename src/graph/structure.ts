@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { DOCUMENT_FORMATS } from '../extract/documents/formats.js';
 import { symbolsWhere } from '../store/queries.js';
 import { fileGraph } from '../store/graph-data.js';
 import { TOKENIZER, tokenCounter } from '../retrieve/tokens.js';
@@ -42,8 +43,10 @@ export async function repoMap(db: Database.Database, opts: { folder: string | nu
   const per = opts.symbolsPerFile ?? SYMBOLS_PER_FILE;
   const folder = opts.folder ? opts.folder.replace(/\/+$/, '') : null;
   const like = folder ? `${folder.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` : '%';
+  // The map is of code: documents (indexed for search) have no calls or imports to rank them by.
   const rows = db.prepare(`SELECT id, path, language, loc, pagerank FROM files WHERE path LIKE ? ESCAPE '\\'
-    ORDER BY pagerank DESC, path`).raw().all(like) as [number, string, string, number, number][];
+    AND language NOT IN (SELECT value FROM json_each(?)) ORDER BY pagerank DESC, path`).raw().all(like, JSON.stringify(DOCUMENT_FORMATS)) as
+    [number, string, string, number, number][];
   const count = await tokenCounter();
   const files: RepoMapFile[] = [];
   const blocks: string[] = [];

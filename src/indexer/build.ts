@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CG_DIR, loadConfig, type Config } from '../config/config.js';
 import { languageForFile } from '../lang/registry.js';
+import { documentFormatOf, maxBytesFor } from '../extract/documents/formats.js';
 import type { RepoView } from '../lang/types.js';
 import { walkRepo, type WalkOptions } from '../repo/walk.js';
 import { resolveAll } from '../resolve/resolver.js';
@@ -93,7 +94,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     const countSkip = (reason: string) => (skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1);
     db.transaction(() => {
       for (const s of walk.skipped) {
-        writer.addSkipped(s.path, s.reason, s.detail ?? null, s.isDir, s.isDir ? null : languageForFile(s.path)?.id ?? null);
+        writer.addSkipped(s.path, s.reason, s.detail ?? null, s.isDir, s.isDir ? null : languageForFile(s.path)?.id ?? documentFormatOf(s.path));
         countSkip(s.reason);
       }
     })();
@@ -202,7 +203,9 @@ export function walkOptions(config: Config): WalkOptions {
     maxFileBytes: config.maxFileBytes,
     vendorDirs: config.vendorDirs,
     exclude: config.exclude,
-    languageOf: (name) => languageForFile(name)?.id ?? null,
+    // Documents (Markdown, YAML, JSON, PDF, text, .env) are indexed beside code, their format as their language.
+    languageOf: (name) => languageForFile(name)?.id ?? documentFormatOf(name),
+    maxBytesOf: (language) => maxBytesFor(language, config.maxFileBytes),
   };
 }
 

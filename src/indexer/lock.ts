@@ -19,38 +19,46 @@ export const LOCK_DB = 'writer.lock.db';
 export const LOCK_NOTE = 'writer.lock';
 
 /**
- * One writer at a time per repository, whatever happens to the holder. The lock is SQLite's own write
- * lock (`BEGIN IMMEDIATE`) on `.codegraph/writer.lock.db`, held by an open connection until release:
- * it is a POSIX advisory lock, which the operating system drops when the holding process exits or is
- * killed, so a crash can never leave it held, and there is nothing stale to take over. (The lock file
- * of earlier versions named its owner and was taken over when that process was gone; two appliers
- * that found the same stale file could both take it, and did.) The file is never removed: a process
- * that opened it before a removal would hold a lock on a file nobody else can see.
+ * One writer at a time per repository, whatever happens to the holder: the lock on
+ * `.codegraph/writer.lock.db` (see acquireLock), its note in `.codegraph/writer.lock`.
  */
 export function acquireWriterLock(root: string): WriterLock {
   const dir = cgDir(root);
-  fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, LOCK_DB);
+  return acquireLock(file, path.join(dir, LOCK_NOTE), (pid) => new CgError('index_busy',
+    `Another cg process${pid !== null ? ` (pid ${pid})` : ''} is writing the index of ${root}`,
+    `Wait for it to finish, or stop it; the lock (${file}) is released when that process ends, however it ends.`));
+}
+
+/**
+ * One holder at a time, whatever happens to the holder. The lock is SQLite's own write lock
+ * (`BEGIN IMMEDIATE`) on `file`, held by an open connection until release: it is a POSIX advisory
+ * lock, which the operating system drops when the holding process exits or is killed, so a crash can
+ * never leave it held, and there is nothing stale to take over. (A lock file naming its owner, taken
+ * over when that process is gone, lets two processes that find the same stale file both take it; cg's
+ * earlier writer lock did.) The file is never removed: a process that opened it before a removal would
+ * hold a lock on a file nobody else can see. `note` names the holder (pid, host, since) for people and
+ * for `busy`, which explains a live holder (its pid when the note says).
+ */
+export function acquireLock(file: string, note: string, busy: (pid: number | null) => CgError): WriterLock {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   let db: Database.Database;
   try {
     db = new Database(file, { timeout: 0 });
   } catch (err) {
     // An install whose SQLite binding was never built fails here first: say so, as opening the index would.
     throw nativeModuleError(err, PACKAGE_ROOT)
-      ?? new CgError('io', `Cannot open the writer lock ${file}: ${errorMessage(err)}`, 'Check that .codegraph/ is writable.');
+      ?? new CgError('io', `Cannot open the lock ${file}: ${errorMessage(err)}`, `Check that ${path.dirname(file)} is writable.`);
   }
   try {
     db.exec('BEGIN IMMEDIATE');
   } catch (err) {
     db.close();
     if ((err as { code?: string }).code !== 'SQLITE_BUSY') {
-      throw new CgError('io', `Cannot take the writer lock ${file}: ${errorMessage(err)}`, 'Check that .codegraph/ is writable.');
+      throw new CgError('io', `Cannot take the lock ${file}: ${errorMessage(err)}`, `Check that ${path.dirname(file)} is writable.`);
     }
-    const owner = readOwner(path.join(dir, LOCK_NOTE));
-    throw new CgError('index_busy', `Another cg process${owner ? ` (pid ${owner.pid})` : ''} is writing the index of ${root}`,
-      `Wait for it to finish, or stop it; the lock (${file}) is released when that process ends, however it ends.`);
+    throw busy(readOwner(note)?.pid ?? null);
   }
-  const note = path.join(dir, LOCK_NOTE);
   try {
     fs.writeFileSync(note, JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }));
   } catch {

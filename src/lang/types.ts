@@ -2,8 +2,13 @@ import type { Node, Range } from 'web-tree-sitter';
 
 export const SYMBOL_KINDS = [
   'module', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant',
+  // Document units (src/extract/documents): a Markdown/text section or PDF page, a YAML/JSON/.env key.
+  'section', 'key',
 ] as const;
 export type SymbolKind = (typeof SYMBOL_KINDS)[number];
+
+/** Kinds of document units: found by `cg query` and search, not by symbol-name lookups meant for code. */
+export const DOCUMENT_KINDS: ReadonlySet<string> = new Set(['section', 'key']);
 
 /** Kinds whose members are methods and whose name prefixes their members' qualified names. */
 export const CONTAINER_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'struct', 'enum', 'trait']);

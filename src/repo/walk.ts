@@ -41,6 +41,8 @@ export interface WalkOptions {
   exclude: string[];
   /** The language of a file name, or null when no registered language handles it. */
   languageOf: (fileName: string) => string | null;
+  /** A language's own size limit, when it differs from maxFileBytes (PDFs). */
+  maxBytesOf?: (language: string) => number;
 }
 
 /** Lists the files to index under `root`, deterministic (sorted) and without following links. */
@@ -96,7 +98,7 @@ export function walkRepo(root: string, opts: WalkOptions): WalkResult {
         result.skipped.push({ path: rel, reason: 'unreadable', isDir: false, detail: (err as Error).message });
         continue;
       }
-      if (size > opts.maxFileBytes) {
+      if (size > (opts.maxBytesOf?.(language) ?? opts.maxFileBytes)) {
         result.skipped.push({ path: rel, reason: 'too_large', isDir: false, detail: `${size} bytes` });
         continue;
       }
@@ -151,7 +153,7 @@ export function pathClassifier(root: string, opts: WalkOptions): (rel: string) =
     if (rules.ignores(rel, false)) return { kind: 'skip', reason: 'ignored' };
     if (st.isSymbolicLink()) return { kind: 'skip', reason: 'symlink' };
     if (!st.isFile()) return { kind: 'skip', reason: 'not_regular_file' };
-    if (st.size > opts.maxFileBytes) return { kind: 'skip', reason: 'too_large', detail: `${st.size} bytes` };
+    if (st.size > (opts.maxBytesOf?.(language) ?? opts.maxFileBytes)) return { kind: 'skip', reason: 'too_large', detail: `${st.size} bytes` };
     return { kind: 'file', language, size: st.size };
   };
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { poolCondition, type Pool } from '../extract/documents/formats.js';
 
 /**
  * Okapi BM25 over the postings written at index time (src/retrieve/terms.ts). SQLite returns the
@@ -22,11 +23,11 @@ interface Collection {
 }
 
 const COLLECTIONS = {
-  files: { postings: 'file_terms', key: 'file_id', docs: 'SELECT id AS k, tokens AS len FROM files WHERE is_test = 0' },
+  files: { postings: 'file_terms', key: 'file_id', docs: 'SELECT f.id AS k, f.tokens AS len FROM files f WHERE f.is_test = 0' },
   units: {
     postings: 'unit_terms', key: 'symbol_id',
     docs: `SELECT s.id AS k, s.tokens AS len FROM symbols s JOIN files f ON f.id = s.file_id
-      WHERE f.is_test = 0 AND s.kind IN ('function', 'method')`,
+      WHERE f.is_test = 0 AND s.kind IN ('function', 'method', 'section', 'key')`,
   },
 } satisfies Record<string, Collection>;
 
@@ -40,9 +41,16 @@ export interface TermStats {
   covered: Map<number, number>;
 }
 
-/** BM25 scores of every document in the collection that contains a query term, by key. */
-export function bm25(db: Database.Database, name: CollectionName, query: Map<string, number>, p: Bm25Params, stats?: TermStats): Map<number, number> {
-  const c: Collection = COLLECTIONS[name];
+/**
+ * BM25 scores of every document in the collection that contains a query term, by key. `pool` keeps
+ * code and documents apart: each is scored with its own statistics (document count, lengths, term
+ * frequencies), so indexing a project's Markdown changes nothing in how its code ranks. `stats`
+ * receives what the pass saw of the query's terms (idf, coverage).
+ */
+export function bm25(db: Database.Database, name: CollectionName, query: Map<string, number>, p: Bm25Params, pool: Pool = 'all',
+  stats?: TermStats): Map<number, number> {
+  const base: Collection = COLLECTIONS[name];
+  const c: Collection = { ...base, docs: base.docs + poolCondition('f.language', pool) };
   const terms = JSON.stringify([...query.keys()]);
   const [n, avg] = db.prepare(`SELECT COUNT(*), AVG(len) FROM (${c.docs})`).raw().get() as [number, number | null];
   const scores = new Map<number, number>();
@@ -72,13 +80,13 @@ const SYMBOL_MATCHES = 2000;
  * FTS5 over the symbols of non-test files (split names, qualified names, signatures, docs and paths;
  * FTS5's own BM25, columns weighted equally): each file scores its best-matching symbol.
  */
-export function symbolSearch(db: Database.Database, query: Map<string, number>): Map<number, number> {
+export function symbolSearch(db: Database.Database, query: Map<string, number>, pool: Pool = 'all'): Map<number, number> {
   const scores = new Map<number, number>();
   // Terms are quoted: a query's words are never FTS5 syntax (AND, NEAR, *, ^, column filters).
   const match = [...query.keys()].map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
   if (!match) return scores;
   const rows = db.prepare(`SELECT s.file_id, -bm25(symbol_fts) FROM symbol_fts JOIN symbols s ON s.id = symbol_fts.rowid
-    JOIN files f ON f.id = s.file_id WHERE symbol_fts MATCH ? AND f.is_test = 0 ORDER BY rank LIMIT ${SYMBOL_MATCHES}`).raw()
+    JOIN files f ON f.id = s.file_id WHERE symbol_fts MATCH ? AND f.is_test = 0${poolCondition('f.language', pool)} ORDER BY rank LIMIT ${SYMBOL_MATCHES}`).raw()
     .all(match) as [number, number][];
   for (const [file, score] of rows) if (!(scores.get(file)! >= score)) scores.set(file, score);
   return scores;

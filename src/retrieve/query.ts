@@ -17,6 +17,8 @@ import { splitTask } from './task-split.js';
 import { vectorMatches, type VectorMatches } from './vectors.js';
 import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
+import { passesFilter, type FilterType, type Pool } from '../extract/documents/formats.js';
+import { rrfMerge } from './rrf.js';
 
 /**
  * `cg query`: the places an agent needs for a task, within a token budget, each with a reason and a
@@ -62,6 +64,16 @@ export interface QueryInput {
   languages?: string[];
   /** Symbols to start from whatever the words match (Bombe's entry_points): they rank first, and the graph is followed from them. */
   entryPoints?: string[];
+  /**
+   * Code (the default: a task is about code), documents (Markdown, YAML, JSON, PDF, text), or all: each
+   * ranked among its own kind and the two merged by reciprocal-rank fusion.
+   */
+  filterType?: FilterType;
+  /**
+   * With both: documents in a list of their own (RankedRegions.documentRegions) for a caller that fuses
+   * more lists (the federated search), instead of code and documents fused here.
+   */
+  documentsApart?: boolean;
 }
 
 /** One entry of the answer (field names as in the PRD §6 contract). */
@@ -120,7 +132,8 @@ export interface QueryResponse {
    * How far to trust the answer (src/retrieve/confidence.ts): 'ok'; 'low' when no place clears the
    * confidence threshold (nothing matched well: every place is a weak guess, and `suggestion` says what
    * to do instead); 'none' when nothing is worth showing (status empty_results; the guesses are in
-   * `weak_candidates`). Absent when confidence is not calibrated (its model is missing).
+   * `weak_candidates`). Absent when confidence is not calibrated (its model is missing, or the answer
+   * ranks documents: the model was fitted on code).
    */
   confidence_level?: AnswerLevel;
   /** With a low or no answer: the task's words to grep for instead. */
@@ -154,36 +167,22 @@ export async function runQuery(db: Database.Database, root: string, input: Query
   validateQuery(input);
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const candidates = await rankCandidates(db, root, input);
-  const { preset, warnings, text, signals } = candidates;
-  const ranked = input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked;
-  const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
+  const { ranked, named, regions, preset, warnings, signals, confidence: model } = await rankRegions(db, root, input);
   const stale = signals.filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places' | 'more_files'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
     total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
-  if (!ranked.length && !named.length) {
+  // With all, documents may answer when no code does: the places decide, not the code ranking.
+  if (!regions.length) {
     return { ...base, status: 'empty_results', files: [], more_files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: 0,
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
-  }
-  const top = ranked[0]?.score ?? 1;
-  let regions: Region[] = [...named];
-  for (const f of ranked.slice(0, maxRegions)) regions.push(...regionsOf(db, f, text, f.score / top));
-  regions.push(...signalRegions(db, signals));
-  const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
-  regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
-  regions = dedupe(regions).sort((a, b) => b.score - a.score);
-  const model = candidates.confidence;
-  if (model) {
-    // A place reached through calls or tests shares its file's confidence when the ranker scored that file.
-    const ofFile = new Map(ranked.flatMap((f) => (f.confidence !== undefined ? [[f.path, f.confidence] as const] : [])));
-    for (const r of regions) r.confidence ??= ofFile.get(r.path) ?? Math.min(model.other, candidates.best);
   }
   const sources = input.snippets ? new SourceReader(db, root) : null;
   const packed = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions, model?.thresholds.low, preset === 'learned');
   if (sources) warnings.push(...sources.notes);
+  // A task that names an entry point or carries an execution signal is answered, however weak the words.
   const level = model && !named.length && !signals.some((s) => s.exists) ? answerLevel(model, Math.max(0, ...packed.files.map((e) => e.confidence))) : model ? 'ok' : undefined;
   if (level === 'none') {
     return { ...base, status: 'empty_results', files: [], more_files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: regions.length,
@@ -228,16 +227,84 @@ async function moreFiles(ranked: RankedFile[], entries: QueryEntry[], room: numb
   return paths.length ? { paths, tokens } : { paths, tokens: 0 };
 }
 
+export interface RankedRegions {
+  ranked: RankedFile[];
+  /** The entry points the input named, as places ranked first. */
+  named: Region[];
+  /** The places to show, best first, before any budget: entry points, the best files' regions, signalled places, and those the graph adds. */
+  regions: Region[];
+  /** With documentsApart: the best documents' places, best first (regions then holds code only). */
+  documentRegions?: Region[];
+  preset: RankingPreset;
+  warnings: string[];
+  /** The execution signals used: those given and those read from output pasted into the task. */
+  signals: SignalLocation[];
+  /** The confidence model the places' confidences come from (code only; absent when it is missing). */
+  confidence?: ConfidenceModel;
+}
+
+/** The ranking of `cg query` without the packing: files, then the places in them (federated search merges these). */
+export async function rankRegions(db: Database.Database, root: string, input: QueryInput): Promise<RankedRegions> {
+  const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
+  const filter = input.filterType ?? 'code';
+  // Code and documents are ranked apart, each among its own kind; with both asked for, the two lists are
+  // merged by reciprocal-rank fusion (or handed back apart, for a caller that fuses more lists).
+  const candidates = await rankCandidates(db, root, input, filter === 'documents' ? 'documents' : 'code');
+  const { preset, warnings, text, signals } = candidates;
+  const keep = typeFilter(db, filter === 'all' ? undefined : filter);
+  const ranked = (input.languages ? inLanguages(db, candidates.ranked, input.languages) : candidates.ranked).filter((f) => keep(f.fileId));
+  const named = entryPointRegions(db, input.entryPoints ?? [], warnings);
+  let documentRegions: Region[] | undefined;
+  if (filter === 'all') {
+    const docs = await rankCandidates(db, root, { ...input, signals: undefined, cursorFile: null }, 'documents');
+    documentRegions = placesOf(db, input.languages ? inLanguages(db, docs.ranked, input.languages) : docs.ranked, docs.text, maxRegions);
+  }
+  let regions: Region[] = [];
+  if (ranked.length || named.length) {
+    regions = [...named, ...placesOf(db, ranked, text, maxRegions)];
+    regions.push(...signalRegions(db, signals));
+    const taken = new Set(regions.flatMap((r) => (r.symbol ? [r.symbol.id] : [])));
+    regions.push(...expandRegions(db, [...named, ...expansionSeeds(regions.slice(named.length))], input.depth ?? 1, taken));
+    // Entry points (file id -1) are the caller's own choice and stay whatever the type filter says.
+    regions = dedupe(regions).filter((r) => r.fileId < 0 || keep(r.fileId)).sort((a, b) => b.score - a.score);
+  }
+  const model = candidates.confidence;
+  if (model) {
+    // A place reached through calls or tests shares its file's confidence when the ranker scored that file.
+    const ofFile = new Map(ranked.flatMap((f) => (f.confidence !== undefined ? [[f.path, f.confidence] as const] : [])));
+    for (const r of regions) r.confidence ??= ofFile.get(r.path) ?? Math.min(model.other, candidates.best);
+  }
+  if (documentRegions && !input.documentsApart) {
+    regions = fuseByRank([regions, documentRegions]);
+    documentRegions = undefined;
+  }
+  return { ranked, named, regions, documentRegions, preset, warnings, signals, ...(model ? { confidence: model } : {}) };
+}
+
+/** Lists of places merged by reciprocal-rank fusion; each place's score becomes its fused score relative to the best. */
+function fuseByRank(lists: Region[][]): Region[] {
+  const fused = rrfMerge(lists, (r) => `${r.path}:${r.startLine}`, (a, b) => b.score - a.score);
+  const best = fused[0]?.rrf || 1;
+  return fused.map(({ item, rrf }) => ({ ...item, score: rrf / best }));
+}
+
+/** The regions of the best files, scored relative to the first. */
+function placesOf(db: Database.Database, ranked: RankedFile[], text: string, maxRegions: number): Region[] {
+  const top = ranked[0]?.score || 1;
+  return ranked.slice(0, maxRegions).flatMap((f) => regionsOf(db, f, text, f.score / top));
+}
+
 /**
  * Files ranked by the preset's fusion of full-text, vectors and the graph (re-ordered by the learned
  * ranker under the `learned` preset), then raised by execution signals (those given, and those read
  * from output pasted into the task) and the cursor file. Without vectors (model unavailable, or
  * switched off) the lexical and graph signals still answer, with a warning that says why.
- * `candidates`: the learned ranker's features of the fusion's best files (train/dump-features.mjs);
- * the ranker scores them under every preset, for the calibrated confidence (src/retrieve/confidence.ts),
- * and re-orders them under the learned one. `best`: the highest calibrated confidence of the ranking.
+ * `candidates`: the learned ranker's features of the fusion's best files (train/dump-features.mjs).
+ * When only code is asked for, the ranker scores them under every preset, for the calibrated confidence
+ * (src/retrieve/confidence.ts, fitted on code: documents keep the relative heuristic); it re-orders
+ * them under the learned preset. `best`: the highest calibrated confidence of the ranking.
  */
-export async function rankCandidates(db: Database.Database, root: string, input: QueryInput):
+export async function rankCandidates(db: Database.Database, root: string, input: QueryInput, pool: Pool = 'code'):
   Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[];
     confidence?: ConfidenceModel; evidence?: QueryEvidence; best: number }> {
   const config = loadConfig(root);
@@ -254,21 +321,24 @@ export async function rankCandidates(db: Database.Database, root: string, input:
       + `${plural(split.signals.filter((s) => s.exists).length, 'location')} in the repository and left out of the words`);
   }
   const stats: TermStats = { idf: new Map(), covered: new Map() };
-  const lexical = rankFiles(db, text, DEFAULT_LEXICAL, stats);
+  const lexical = rankFiles(db, text, DEFAULT_LEXICAL, stats, pool);
   const vectors: VectorMatches = preset === 'lexical' ? { status: 'off', files: new Map(), symbols: new Map(), byFile: new Map() }
-    : await vectorMatches(db, config, text);
+    : vectorsInPool(db, await vectorMatches(db, config, text), pool);
   if (vectors.warning) warnings.push(vectors.warning);
   const signalled = new Map<string, number>();
   for (const s of signals) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
   // The learned preset re-orders the hybrid fusion's best files (src/retrieve/ranker.ts).
   let fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
-  // The ranker scores the fusion's best files under every preset: its probability feeds the calibrated
-  // confidence (src/retrieve/confidence.ts); only the learned preset lets it re-order them.
+  const calibrate = pool === 'code' && (input.filterType ?? 'code') === 'code';
+  if (preset !== 'learned' && !calibrate) return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text, signals, best: 0 };
+  // The ranker's probability feeds the calibrated confidence (src/retrieve/confidence.ts); only the
+  // learned preset lets it re-order the files.
   const candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats });
   const ranker = loadRanker();
   if (ranker.ok) fused = preset === 'learned' ? rerank(ranker.model, candidates, fused) : withProbabilities(ranker.model, candidates, fused);
   else if (preset === 'learned') warnings.push(ranker.warning);
   const ranked = boostFiles(db, fused, input, signalled);
+  if (!calibrate) return { ranked, preset, warnings, text, candidates, signals, best: 0 };
   const evidence = queryEvidence(db, queryTerms(text), stats, vectors);
   const conf = ranker.ok ? loadConfidence() : { ok: false as const, warning: 'The learned ranker\'s model is missing or damaged: confidences are relative to the best place, not calibrated. Reinstall cg to restore it.' };
   if (!conf.ok) {
@@ -283,6 +353,23 @@ export async function rankCandidates(db: Database.Database, root: string, input:
     return { ...r, confidence };
   });
   return { ranked: scored, preset, warnings, text, candidates, signals, confidence: conf.model, evidence, best };
+}
+
+/** The vector matches of one pool's files: code and documents are ranked apart (see rankRegions). */
+function vectorsInPool(db: Database.Database, v: VectorMatches, pool: Pool): VectorMatches {
+  if (pool === 'all' || !v.files.size) return v;
+  const keep = typeFilter(db, pool);
+  const files = new Map([...v.files].filter(([id]) => keep(id)));
+  const byFile = new Map([...v.byFile].filter(([id]) => files.has(id)));
+  const symbols = new Map([...byFile.values()].flat().map((x) => [x.symbolId, x.score]));
+  return { ...v, files, byFile, symbols };
+}
+
+/** Which files a filter_type keeps (by the file's language: document formats are documents). */
+function typeFilter(db: Database.Database, filter: FilterType | undefined): (fileId: number) => boolean {
+  if (!filter || filter === 'all') return () => true;
+  const language = db.prepare('SELECT language FROM files WHERE id = ?').pluck();
+  return (fileId) => passesFilter((language.get(fileId) as string | undefined) ?? '', filter);
 }
 
 /** Ranked files of the given languages only. */

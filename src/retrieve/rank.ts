@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { poolCondition, type Pool } from '../extract/documents/formats.js';
 import { bm25, FILE_BM25, symbolSearch, UNIT_BM25, type TermStats } from './lexical.js';
 import { tokenize } from './tokenize.js';
 
@@ -85,13 +86,15 @@ export function codeMentions(text: string): Set<string> {
 
 /**
  * Non-test files ranked for a task description by whole-file BM25, FTS5 over their symbols, best-unit BM25
- * and code mentions. `stats` receives what the whole-file pass saw of the query's terms (idf, coverage).
+ * and code mentions, among the files of `pool` (code or documents). `stats` receives what the whole-file
+ * pass saw of the query's terms (idf, coverage).
  */
-export function rankFiles(db: Database.Database, text: string, weights: LexicalWeights = DEFAULT_LEXICAL, stats?: TermStats): RankedFile[] {
+export function rankFiles(db: Database.Database, text: string, weights: LexicalWeights = DEFAULT_LEXICAL, stats?: TermStats,
+  pool: Pool = 'all'): RankedFile[] {
   const q = queryTerms(text);
-  const file = scaled(bm25(db, 'files', q, FILE_BM25, stats));
-  const defs = scaled(symbolSearch(db, q));
-  const unitScores = bm25(db, 'units', q, UNIT_BM25);
+  const file = scaled(bm25(db, 'files', q, FILE_BM25, pool, stats));
+  const defs = scaled(symbolSearch(db, q, pool));
+  const unitScores = bm25(db, 'units', q, UNIT_BM25, pool);
   const fileOf = new Map<number, number>();
   const unitsByFile = new Map<number, { symbolId: number; score: number }[]>();
   if (unitScores.size) {
@@ -113,7 +116,8 @@ export function rankFiles(db: Database.Database, text: string, weights: LexicalW
   if (weights.mention && mentions.length) {
     const defsOf = new Map<string, Set<number>>();
     for (const [name, f] of db.prepare(`SELECT s.name, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id
-        WHERE f.is_test = 0 AND s.kind != 'module' AND s.name IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(mentions)) as [string, number][]) {
+        WHERE f.is_test = 0 AND s.kind != 'module'${poolCondition('f.language', pool)} AND s.name IN (SELECT value FROM json_each(?))`).raw()
+        .all(JSON.stringify(mentions)) as [string, number][]) {
       (defsOf.get(name) ?? defsOf.set(name, new Set()).get(name)!).add(f);
     }
     for (const files of defsOf.values()) for (const f of files) mentioned.set(f, (mentioned.get(f) ?? 0) + 1 / files.size);

@@ -6,6 +6,9 @@ import { readContained } from '../repo/contained.js';
 import { repoPolicy } from '../secrets/read.js';
 import { scrubText } from '../secrets/redact.js';
 import { excerptFromLines, MAX_REGION_LINES } from './regions.js';
+import { documentFormatOf, maxBytesFor } from '../extract/documents/formats.js';
+import { envView } from '../extract/documents/extract.js';
+import { keptPdfText } from '../extract/documents/view.js';
 
 /**
  * The source of indexed files, read at answer time (`--snippets`, bundles, their MCP tools) through
@@ -14,7 +17,8 @@ import { excerptFromLines, MAX_REGION_LINES } from './regions.js';
  * knows (size and sha256); a file that changed since is checked again as indexing would check it (not
  * binary, within the size limit) and used, with a note. Every file not read, and every one that
  * changed, is named in `notes`, which answers carry as warnings, so an agent knows why a place comes
- * without its source. What is read goes through the secrets choke point (src/secrets/redact.ts) with the
+ * without its source. Documents are shown as the index sees them: a PDF's text as extracted when it was
+ * indexed, a .env file's keys without their values. What is read goes through the secrets choke point (src/secrets/redact.ts) with the
  * repository's policy, so a credential added since the file was indexed is shown redacted too.
  */
 export class SourceReader {
@@ -43,14 +47,25 @@ export class SourceReader {
   private read(rel: string): string[] | null {
     const row = this.known.get(rel);
     if (!row) return this.refuse(rel, 'it is not an indexed file');
-    const read = readContained(this.root, rel, this.maxBytes);
+    const format = documentFormatOf(rel);
+    const read = readContained(this.root, rel, format ? maxBytesFor(format, this.maxBytes) : this.maxBytes);
     if (!read.ok) return this.refuse(rel, read.detail);
     const same = read.data.length === row.size && createHash('sha256').update(read.data).digest('hex') === row.hash;
-    if (!same) {
-      if (isBinary(read.data)) return this.refuse(rel, 'it changed since it was indexed and is binary now');
-      this.notes.push(`${rel} changed since it was indexed: its line numbers may have moved (\`cg update\` indexes it again)`);
+    let text: string;
+    if (format === 'pdf') {
+      // The text kept for this very content (by hash): a PDF changed since has none until it is indexed again.
+      const kept = keptPdfText(this.root, createHash('sha256').update(read.data).digest('hex'));
+      if (kept === null) return this.refuse(rel, 'it changed since it was indexed, and its text is extracted when it is indexed again (`cg update`)');
+      text = kept;
+    } else {
+      if (!same) {
+        if (isBinary(read.data)) return this.refuse(rel, 'it changed since it was indexed and is binary now');
+        this.notes.push(`${rel} changed since it was indexed: its line numbers may have moved (\`cg update\` indexes it again)`);
+      }
+      text = read.data.toString('utf8');
+      if (format === 'env') text = envView(text);
     }
-    return scrubText(rel, read.data.toString('utf8'), repoPolicy(this.root)).text.split('\n');
+    return scrubText(rel, text, repoPolicy(this.root)).text.split('\n');
   }
 
   private refuse(rel: string, why: string): null {

@@ -5,8 +5,8 @@ import { tokenize } from './tokenize.js';
  * The search terms of one file, computed at extraction time so that queries only read postings
  * (symbols' names, signatures and docs go to the FTS5 table symbol_fts instead, see IndexWriter):
  *   - file:  the path and the whole text (whole-file BM25, the evaluation's baseline method);
- *   - units: each function or method's qualified name, the path and its own lines (so a long file is
- *            found by the one function that matches, not diluted by the rest).
+ *   - units: each function or method's (or document section's or key's) qualified name, the path and
+ *            its own lines (so a long file is found by the one unit that matches, not diluted by the rest).
  */
 export interface TermCounts {
   terms: [string, number][];
@@ -15,11 +15,12 @@ export interface TermCounts {
 
 export interface FileTerms {
   file: TermCounts;
-  /** Indexed by symbol position in the file's symbol list; only functions and methods. */
+  /** Indexed by symbol position in the file's symbol list; only functions, methods, sections and keys. */
   units: { symbol: number; counts: TermCounts }[];
 }
 
-const UNIT_KINDS = new Set(['function', 'method']);
+/** Functions and methods in code; sections and keys in documents (each is found by its own words). */
+const UNIT_KINDS = new Set(['function', 'method', 'section', 'key']);
 
 function counts(...lists: string[][]): TermCounts {
   const m = new Map<string, number>();

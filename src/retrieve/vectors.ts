@@ -28,7 +28,11 @@ export interface VectorMatches {
 export const VECTOR_NEIGHBOURS = 1000;
 
 const stores = new Map<string, VectorStore>();
-/** Generations a long-running reader keeps open: the current one and a few it may still be finishing. */
+/**
+ * Generations a long-running reader keeps open per index: the current one and a few it may still be
+ * finishing. Counted per build directory, so a process that reads many projects' indexes (the registry's
+ * federation) keeps each project's current file open instead of reopening them in turn.
+ */
 const OPEN_STORES = 3;
 
 export async function vectorMatches(db: Database.Database, config: Config, text: string, k = VECTOR_NEIGHBOURS): Promise<VectorMatches> {
@@ -86,7 +90,9 @@ function openStore(file: string): VectorStore {
   if (!s) {
     s = VectorStore.open(file, { view: true });
     stores.set(file, s);
-    if (stores.size > OPEN_STORES) stores.delete(stores.keys().next().value!);
+    const dir = path.dirname(file);
+    const sameIndex = [...stores.keys()].filter((f) => path.dirname(f) === dir);
+    if (sameIndex.length > OPEN_STORES) stores.delete(sameIndex[0]);
   }
   return s;
 }

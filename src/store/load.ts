@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ResolveInput, RFile, RImport, RRef, RSymbol } from '../resolve/types.js';
+import { DOCUMENT_FORMATS } from '../extract/documents/formats.js';
 
 /**
  * Everything resolution needs, read back from the tables the extraction filled. With `only`, call
@@ -25,8 +26,10 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
   const where = (col: string) => (only ? `WHERE ${col} IN (SELECT value FROM json_each(?))` : '');
   const params = only ? [JSON.stringify([...only])] : [];
   const out = new Map<number, FileResolveRows>();
-  for (const [id, path, language, isTest] of db.prepare(`SELECT id, path, language, is_test FROM files ${where('id')}`).raw()
-    .all(...params) as [number, string, string, number][]) {
+  // Documents have no imports or calls to resolve: only code files (and their rows) take part.
+  const code = `language NOT IN (SELECT value FROM json_each('${JSON.stringify(DOCUMENT_FORMATS)}'))`;
+  for (const [id, path, language, isTest] of db.prepare(`SELECT id, path, language, is_test FROM files
+      ${only ? `${where('id')} AND ${code}` : `WHERE ${code}`}`).raw().all(...params) as [number, string, string, number][]) {
     out.set(id, { file: { id, path, language, isTest: isTest === 1 }, symbols: [], imports: [], typeRefs: [] });
   }
   // Within a file, rows come in an order defined by content (lines, names), never by ids where ids

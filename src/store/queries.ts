@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { fileMatcher } from './glob.js';
+import { DOCUMENT_KINDS } from '../lang/types.js';
 
 /** A symbol as every command and tool returns it (JSON, camelCase, repo-relative POSIX paths). */
 export interface SymbolInfo {
@@ -100,6 +101,9 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
   if (kinds.length) {
     conds.push(`s.kind IN (${kinds.map(() => '?').join(',')})`);
     params.push(...kinds);
+  } else {
+    // Document sections and keys (a package.json "main") are not what a name search for code means; --kind section|key finds them.
+    conds.push(`s.kind NOT IN (${[...DOCUMENT_KINDS].map((k) => `'${k}'`).join(', ')})`);
   }
   if (q.languages?.length) {
     conds.push(`f.language IN (${q.languages.map(() => '?').join(',')})`);
@@ -143,6 +147,8 @@ export function findSymbolsByRef(db: Database.Database, ref: string, fileGlob?: 
   if (!rows.length && !name.includes('.')) rows = symbolsWhere(db, [...conds, 's.name = ? COLLATE NOCASE'].join(' AND '), [...params, name]);
   if (rows.some((s) => s.qualifiedName === name || s.name === name)) rows = rows.filter((s) => s.qualifiedName === name || s.name === name);
   if (rows.some((s) => s.kind !== 'module')) rows = rows.filter((s) => s.kind !== 'module');
+  // Code before documents: `main` is the function, not package.json's "main" key.
+  if (rows.some((s) => !DOCUMENT_KINDS.has(s.kind))) rows = rows.filter((s) => !DOCUMENT_KINDS.has(s.kind));
   if (fileGlob) {
     const match = fileMatcher(fileGlob);
     rows = rows.filter((s) => match(s.file));

@@ -8,6 +8,7 @@ import { examples, parseIntInRange, REPO_FLAG, REPO_HELP } from '../args.js';
 import { toRepoPath } from '../../repo/root.js';
 import { readSignals } from './signals.js';
 import { buildContext, MAX_FILES, type ContextBundle } from '../../retrieve/context.js';
+import { FILTER_TYPES, type FilterType } from '../../extract/documents/formats.js';
 
 export function registerQuery(program: Command): void {
   program
@@ -21,14 +22,27 @@ export function registerQuery(program: Command): void {
     .option('--snippets', 'include the source lines of each place (otherwise signatures only)')
     .option('--signal-file <file>', 'a stack trace, failing-test output or log: the places it names rank first')
     .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in cg.config.json, else hybrid)`)
+    .option('--type <type>', 'code (the default), documents (Markdown, YAML, JSON, PDF, text), or all (both, merged by rank; '
+      + 'the default with --collection)')
+    .option('--collection <name>', 'ask every project of this registered collection (`cg collection list`) and merge the answers')
+    .option('--all-projects', 'ask every registered project and merge the answers')
+    .option('--limit <n>', 'with --collection/--all-projects: at most this many results (1-100)', '10')
     .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON (the PRD §6 response: status, files[{path, line_range, symbol, excerpt, score, rationale, confidence}], ...)')
     .addHelpText('after', examples(['cg query "how is an incremental update applied"', 'cg query token expiry is not checked --cursor-file src/auth.py --snippets',
-      'pytest 2>&1 | tee /tmp/fail.log; cg query fix the failing test --signal-file /tmp/fail.log --json']))
-    .action(async (words: string[], opts: TaskOptions & { snippets?: boolean }) => {
+      'pytest 2>&1 | tee /tmp/fail.log; cg query fix the failing test --signal-file /tmp/fail.log --json',
+      'cg query "where is the REST route registered" --collection my-plugins --type all']))
+    .action(async (words: string[], opts: TaskOptions & { snippets?: boolean; type?: string; collection?: string; allProjects?: boolean; limit: string }) => {
+      const filterType = parseFilterType(opts.type ?? (opts.collection || opts.allProjects ? 'all' : 'code'));
+      if (opts.collection || opts.allProjects) {
+        const { federatedQuery } = await import('../federated-query.js');
+        await federatedQuery(words.join(' '), { collection: opts.collection, limit: parseIntInRange('--limit', opts.limit, 1, 100), filterType,
+          json: opts.json });
+        return;
+      }
       const { root, db, freshness, task } = await openForTask(words, opts);
       try {
-        const res = await runQuery(db, root, { ...task, snippets: !!opts.snippets });
+        const res = await runQuery(db, root, { ...task, snippets: !!opts.snippets, filterType });
         emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
       } finally {
         db.close();
@@ -60,6 +74,13 @@ async function openForTask(words: string[], opts: TaskOptions) {
     db.close();
     throw err;
   }
+}
+
+function parseFilterType(value: string): FilterType {
+  if (!(FILTER_TYPES as readonly string[]).includes(value)) {
+    throw new CgError('usage', `Unknown --type "${value}"`, `Use ${FILTER_TYPES.join(', ')}.`);
+  }
+  return value as FilterType;
 }
 
 function parsePreset(name: string | undefined): RankingPreset | undefined {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CgError } from '../../errors.js';
 import { DEFAULT_IDLE_RELEASE_SECONDS } from '../../mcp/idle.js';
-import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
+import { examples, parseIntInRange, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
 import { DEFAULT_TOOLSETS, parseToolsets } from '../../mcp/registry.js';
 
 export function registerServe(program: Command): void {
@@ -17,8 +17,18 @@ export function registerServe(program: Command): void {
     .option('--no-warm', 'do not load the tokenizer and embedding model at start (lower idle memory; the first query pays)')
     .option('--idle-release <seconds>', 'after this many seconds without a request, give back the token encoding and the '
       + 'embedding model (~140 MiB; the next query reloads them in ~0.3 s); 0 keeps them', String(DEFAULT_IDLE_RELEASE_SECONDS))
-    .addHelpText('after', examples(['cg serve', 'cg serve --repo "$PWD" --toolsets default,bombe --no-warm', 'cg mcp-config   # the client configuration that starts it']))
-    .action(async (dir: string | undefined, opts: RepoOptions & { warm: boolean; idleRelease: string; toolsets: string; autoIndex: boolean }) => {
+    .option('--registry', 'registry mode over stdio: every registered project, each call checked against a session (CG_SESSION, or session_id)')
+    .option('--http <port>', 'registry mode over MCP Streamable HTTP on 127.0.0.1:PORT, for many agents at once (0 picks a free port)')
+    .addHelpText('after', examples(['cg serve', 'cg serve --repo "$PWD" --toolsets default,bombe --no-warm', 'cg mcp-config   # the client configuration that starts it',
+      'cg serve --http 7777   # every registered project, for many agents']))
+    .action(async (dir: string | undefined, opts: RepoOptions & { warm: boolean; idleRelease: string; toolsets: string; autoIndex: boolean;
+      registry?: boolean; http?: string }) => {
+      if (opts.registry || opts.http !== undefined) {
+        if (dir || opts.repo) throw new CgError('usage', 'Registry mode serves every registered project; it takes no path', 'Register projects with `cg project add PATH`.');
+        const { serveRegistry } = await import('../../registry/agent.js');
+        await serveRegistry({ http: opts.http === undefined ? null : parseIntInRange('--http', opts.http, 0, 65535), watch: false, stdio: !!opts.registry });
+        return;
+      }
       const seconds = Number(opts.idleRelease);
       if (!/^\d+(\.\d+)?$/.test(opts.idleRelease) || !Number.isFinite(seconds)) {
         throw new CgError('usage', `--idle-release takes a number of seconds, not "${opts.idleRelease}"`,

@@ -6,6 +6,7 @@ import { blastRadius, MAX_IMPACT_DEPTH, type Dependent } from '../../graph/blast
 import { pickSymbol, referencesTo, type Reference } from '../../graph/refs.js';
 import { runQuery } from '../../retrieve/query.js';
 import { SourceReader } from '../../retrieve/source.js';
+import { unitTypeOfPath } from '../../extract/documents/formats.js';
 import { fileOverview } from '../../store/file-info.js';
 import { searchImports, searchSymbols, symbolById, type SymbolInfo } from '../../store/queries.js';
 import { indexStatus } from '../../store/status.js';
@@ -78,26 +79,26 @@ const compactSymbol = (s: { id: number; qualifiedName?: string; symbol?: string;
 const searchSchema = z.object({
   query: queryArg('Natural language query or code keyword'),
   limit: z.number().int().min(1).max(100).default(10).describe('Max results to return (1-100, default 10)'),
-  filter_type: z.enum(['all', 'code', 'documents']).default('all').describe('Search in code, documents, or both (only code is indexed)'),
+  filter_type: z.enum(['all', 'code', 'documents']).default('all')
+    .describe('Search in code, documents (Markdown, YAML, JSON, PDF, text), or both (the two ranked together by reciprocal-rank fusion)'),
   filter_language: nullableText('Filter by language (php, typescript, python, swift, go, java, rust, javascript)'),
   token_budget: budgetArg(3500),
 });
 
 async function search(a: z.infer<typeof searchSchema>, ctx: ToolContext): Promise<ToolAnswer> {
   const { snap } = ctx;
-  if (a.filter_type === 'documents') {
-    return fitArray(ctx, a.token_budget, [], { warnings: ['Only code is indexed: no documents to search. Use filter_type "code" or "all".'] });
-  }
   ctx.progress('ranking the candidates');
+  // With all, code and documents are ranked apart and merged by reciprocal-rank fusion (CodeMem Phase 4), so a
+  // guide that answers the question is not buried under the code that merely shares its words.
   const res = await runQuery(snap.db, snap.root, { text: a.query, budget: a.token_budget, snippets: true, maxRegions: a.limit,
-    languages: a.filter_language ? [a.filter_language] : undefined });
+    languages: a.filter_language ? [a.filter_language] : undefined, filterType: a.filter_type });
   const indexedAt = Date.parse(snap.freshness.indexedAt) || 0;
   const results = res.files.map((e) => ({
     id: e.symbol_id !== null ? String(e.symbol_id) : `${e.path}:${e.line_range[0]}`,
     file_path: e.path, start_line: e.line_range[0], end_line: e.line_range[1], content: e.excerpt ?? e.signature ?? '',
     score: e.score, freshness_score: freshnessScore(snap, e.path, indexedAt),
     rank_sources: e.sources.filter((x) => x === 'keyword' || x === 'semantic' || x === 'graph'),
-    type: 'code', symbol: e.symbol, rationale: e.rationale,
+    type: unitTypeOfPath(e.path), symbol: e.symbol, rationale: e.rationale,
   }));
   return fitArray(ctx, a.token_budget, results, res.warnings.length ? { warnings: res.warnings } : {});
 }
