@@ -116,6 +116,14 @@ describe('calibrated confidence', () => {
     expect(res.grep_terms).toContain('knitting');
   });
 
+  it('keeps the relative confidence when documents are ranked too (the model was fitted on code)', async () => {
+    withThresholds(0.999, 0.998);
+    const res = await runQuery(db, repo, { text: 'apply_discount should cap the percentage', filterType: 'all' });
+    expect(res.status).toBe('ok');
+    expect(res.confidence_level).toBeUndefined();
+    expect(res.files.every((e) => e.weak === undefined)).toBe(true);
+  });
+
   it('falls back to relative confidences, with a warning, when the model is missing or damaged', async () => {
     process.env.CG_CONFIDENCE_FILE = path.join(tempDir('cg-conf-'), 'missing.json');
     const res = await runQuery(db, repo, { text: 'apply_discount should cap the percentage' });
