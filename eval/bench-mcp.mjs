@@ -177,7 +177,7 @@ for (const [name, argv] of Object.entries(cliPlan)) {
 // Tokens of each toolset's tools/list, as the client receives it.
 const count = await tokenCounter();
 const toolsets = {};
-for (const set of ['default', 'codegrapher', 'bombe', 'codemem', 'all']) {
+for (const set of ['default', 'codegrapher', 'bombe', 'codemem', 'analysis', 'all']) {
   const c = await start(['--toolsets', set, '--no-warm']);
   const { tools } = await c.client.listTools();
   toolsets[set] = { tools: tools.length, tokens: count(JSON.stringify({ tools })), names: tools.map((t) => t.name) };

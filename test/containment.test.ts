@@ -192,7 +192,7 @@ describe('indexing through a linked folder', () => {
     fs.writeFileSync(path.join(elsewhere, 'go.mod'), 'module example.com/outside\n');
     fs.symlinkSync(path.join(elsewhere, 'go.mod'), path.join(repo, 'go.mod'));
     const summary = await buildIndex(repo);
-    expect(summary.files).toBe(3);
+    expect(summary.files).toBe(4); // three code files and src/keys.json, a document
     const db = openReader(repo);
     const resolution = db.prepare("SELECT resolution FROM imports WHERE module = 'example.com/outside/pkg'").pluck().get();
     db.close();

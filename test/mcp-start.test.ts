@@ -127,6 +127,6 @@ describe('progress notifications', () => {
     const res = runCg(['serve', '--toolsets', 'default,bomb'], makeRepo({ 'a.py': 'x = 1\n' }, { commit: true }));
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('Unknown toolset "bomb"');
-    expect(res.stderr).toContain('default, codegrapher, bombe, codemem, all');
+    expect(res.stderr).toContain('default, codegrapher, bombe, codemem, analysis, all');
   });
 });

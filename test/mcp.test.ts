@@ -64,7 +64,8 @@ describe('cg serve on the Python fixture', () => {
   it('lists every tool with an input schema and a description that says when grep or read_file is better', async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['codegraph_query', 'file_context', 'get_blast_radius', 'get_context', 'get_references',
-      'get_structure', 'impact', 'references', 'search', 'search_symbols', 'status', 'symbols', 'tests_for'].sort());
+      'get_structure', 'impact', 'references', 'search', 'search_symbols', 'status', 'symbols', 'tests_for',
+      'dead_code', 'cycles', 'communities', 'co_change', 'complexity', 'ownership'].sort());
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.description!.length).toBeGreaterThan(60);

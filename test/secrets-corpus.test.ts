@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
+import { documentFormatOf } from '../src/extract/documents/formats.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, listedTool, type ServerHandle } from '../src/mcp/server.js';
 import { Allowlist } from '../src/secrets/allowlist.js';
@@ -119,6 +120,8 @@ describe('after indexing the corpus, no secret nor any 8-character piece of one 
   let root: string;
   let server: ServerHandle;
   const codeFiles = Object.keys(files).filter((p) => p.startsWith('src/') || p.startsWith('tests/'));
+  // Configuration files in a document format (Kubernetes YAML) are indexed too, as documents.
+  const indexedFiles = Object.keys(files).filter((p) => codeFiles.includes(p) || documentFormatOf(p) !== null);
 
   beforeAll(() => {
     root = makeRepo(files, { commit: true });
@@ -129,13 +132,14 @@ describe('after indexing the corpus, no secret nor any 8-character piece of one 
 
   afterAll(() => server?.live.close());
 
-  it('indexes every code file of the corpus (redacted, none left out) and lists each finding', () => {
+  it('indexes every code and document file of the corpus (redacted, none left out) and lists each finding', () => {
     const status = runCg(['status', '--json'], root);
     expect(status.code).toBe(0);
-    expect(status.json.files.indexed).toBe(codeFiles.length);
+    expect(indexedFiles.length).toBeGreaterThan(codeFiles.length);
+    expect(status.json.files.indexed).toBe(indexedFiles.length);
     expect(status.json.excludedSecrets).toEqual([]);
     const redacted = new Set(status.json.redactedSecrets.map((r: { path: string }) => r.path));
-    expect(codeFiles.filter((f) => !redacted.has(f))).toEqual([]);
+    expect(indexedFiles.filter((f) => !redacted.has(f))).toEqual([]);
     expect(leaks(status.stdout)).toEqual([]);
   });
 

@@ -228,6 +228,9 @@ describe('no way around the choke point', () => {
     'src/repo/vendored.ts', // a file's first bytes, for a generated-code header; nothing of it is kept
     'src/extract/documents/view.ts', // a PDF's text as cg kept it (scrubbed by SourceReader when shown)
     'src/registry/manifest.ts', // a collection manifest the user names
+    'src/agents/install.ts', 'src/agents/records.ts', 'src/cli/commands/install-cmd.ts', // agent clients' config files, cg's records, stdin
+    'src/check/base.ts', 'src/check/config.ts', // the configuration
+    'src/view/server.ts', // the web page's own assets
     'src/changes/log.ts', 'src/snapshot/archive.ts', 'src/snapshot/verify.ts', // cg's change log, a snapshot's archive and manifest
     'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);

@@ -57,7 +57,10 @@ function checkCommand(argv: string[], where: string): void {
   throw new Error(`${where}: a command this test does not know how to check: ${argv.join(' ')}`);
 }
 
-function checkCg(args: string[], where: string): void {
+function checkCg(argsIn: string[], where: string): void {
+  // A redirection (`> file`) is the shell's, not cg's.
+  const redirect = argsIn.findIndex((a) => a.startsWith('>'));
+  const args = redirect >= 0 ? argsIn.slice(0, redirect) : argsIn;
   const words = args.filter((a) => !a.startsWith('-'));
   // The deepest prefix of words that is a command (the rest are arguments such as `latest`).
   let cmd: string[] = [];
@@ -78,8 +81,8 @@ function checkCg(args: string[], where: string): void {
 describe('GitHub workflows', () => {
   const files = fs.readdirSync(WORKFLOWS).filter((n) => n.endsWith('.yml'));
 
-  it('are ci.yml, index.yml and eval.yml, each parsing to jobs with steps', () => {
-    expect(files.sort()).toEqual(['ci.yml', 'eval.yml', 'index.yml']);
+  it('are ci.yml, index.yml, eval.yml and pr.yml, each parsing to jobs with steps', () => {
+    expect(files.sort()).toEqual(['ci.yml', 'eval.yml', 'index.yml', 'pr.yml']);
     for (const f of files) {
       const w = workflow(f);
       expect(w.on, f).toBeDefined();
@@ -122,6 +125,29 @@ describe('GitHub workflows', () => {
     expect([restoreCache, restore, create, save, upload].every((i) => i >= 0)).toBe(true);
     expect(restoreCache < restore && restore < create && create < save && save < upload).toBe(true);
     expect(JSON.stringify(steps[save])).toContain('github.sha');
+    const checkout = steps.find((s) => s.uses?.startsWith('actions/checkout@')) as Step & { with?: { 'fetch-depth'?: number } };
+    expect(checkout.with?.['fetch-depth']).toBe(0);
+  });
+
+  it('pr.yml restores the base snapshot, indexes the head, runs cg check against the base and comments the Markdown report', () => {
+    const w = workflow('pr.yml') as unknown as { on: Record<string, unknown>; permissions: Record<string, string>; jobs: { check: { steps: (Step & { id?: string; if?: string; with?: Record<string, string> })[] } } };
+    expect(Object.keys(w.on)).toEqual(['pull_request']);
+    expect(w.permissions['pull-requests']).toBe('write');
+    const steps = w.jobs.check.steps;
+    const at = (pred: (s: Step) => boolean) => steps.findIndex(pred);
+    const restoreCache = at((s) => s.uses?.startsWith('actions/cache/restore@') ?? false);
+    const restore = at((s) => s.run?.includes('snapshot restore') ?? false);
+    const check = at((s) => s.run?.includes(' check ') ?? false);
+    const comment = at((s) => s.uses?.startsWith('actions/github-script@') ?? false);
+    expect([restoreCache, restore, check, comment].every((i) => i >= 0)).toBe(true);
+    expect(restoreCache < restore && restore < check && check < comment).toBe(true);
+    expect(steps[restoreCache].with?.key).toContain('github.event.pull_request.base.sha');
+    expect(steps[check].run).toMatch(/--base \$\{\{ github\.event\.pull_request\.base\.sha \}\}.*--format markdown.*> cg-check\.md/);
+    expect(steps[check].id).toBe('check');
+    // The comment is written whether the gate passed or failed, and replaces cg's earlier comment.
+    expect(steps[comment].if).toContain('always()');
+    expect(steps[comment].with?.script).toContain("readFileSync('cg-check.md'");
+    expect(steps[comment].with?.script).toContain('<!-- cg-check -->');
     const checkout = steps.find((s) => s.uses?.startsWith('actions/checkout@')) as Step & { with?: { 'fetch-depth'?: number } };
     expect(checkout.with?.['fetch-depth']).toBe(0);
   });

@@ -17,6 +17,10 @@ import { registerMcpConfig } from './commands/mcp-config-cmd.js';
 import { registerConfig } from './commands/config-cmd.js';
 import { registerAudit, registerCollection, registerProject, registerScope } from './commands/registry-cmd.js';
 import { registerAgent } from './commands/agent-cmd.js';
+import { registerInstall } from './commands/install-cmd.js';
+import { registerAnalyze } from './commands/analyze-cmd.js';
+import { registerCheck } from './commands/check-cmd.js';
+import { registerView } from './commands/view-cmd.js';
 
 /** The `cg` command line: every subcommand registered, nothing parsed or run yet. */
 export function createProgram(): Command {
@@ -52,6 +56,10 @@ export function createProgram(): Command {
   registerScope(program);
   registerAudit(program);
   registerAgent(program);
+  registerInstall(program);
+  registerAnalyze(program);
+  registerCheck(program);
+  registerView(program);
 
   program.addHelpText('after', `
 Every command takes --repo DIR (default: the repository containing the current directory) and --help.

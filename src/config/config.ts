@@ -133,6 +133,8 @@ const FILE_SCHEMA = z.strictObject({
     dtype: oneOf(MODEL_DTYPES),
   }),
   retrieval: section({ preset: oneOf(RANKING_PRESETS) }),
+  // `cg check`'s rules: checked by its own schema when it runs (src/check/config.ts), which this module cannot import.
+  check: z.record(z.string(), z.unknown(), want('an object')).optional(),
   snapshots: section({
     dir: z.string(want('a folder relative to the repository root')).min(1, want('a folder relative to the repository root'))
       .refine((d) => !path.isAbsolute(d) && !d.split(/[\\/]/).includes('..'), want('a folder inside the repository, relative to its root'))
@@ -234,7 +236,7 @@ function keysAt(at: string[]): string[] {
 /** The file's values over the defaults, section by section. */
 function mergeConfig(file: ConfigFile): Config {
   const cfg = structuredClone(DEFAULT_CONFIG);
-  const { hooks, secrets, embeddings, retrieval, snapshots, $schema: _schema, ...top } = file;
+  const { hooks, secrets, embeddings, retrieval, snapshots, check: _check, $schema: _schema, ...top } = file;
   Object.assign(cfg, definedOnly(top));
   Object.assign(cfg.hooks, definedOnly(hooks ?? {}));
   Object.assign(cfg.secrets, definedOnly(secrets ?? {}));

@@ -81,3 +81,29 @@ async function load(spec: LanguageSpec): Promise<LoadedLanguage> {
   }
   return { spec, parser, query };
 }
+
+const analysisCache = new Map<string, Query | null>();
+
+/**
+ * A query of the analysis part (`queries/<dir>/analysis/<name>.scm`, e.g. complexity), compiled for a
+ * loaded language; null when the language has none. These files are not part of the extraction query:
+ * they are read only by the analysis that asks for them.
+ */
+export function analysisQuery(lang: LoadedLanguage, name: string): Query | null {
+  const key = `${lang.spec.id}/${name}`;
+  if (analysisCache.has(key)) return analysisCache.get(key)!;
+  const dirs = typeof lang.spec.queryDir === 'string' ? [lang.spec.queryDir] : lang.spec.queryDir;
+  const source = dirs.map((d) => path.join(QUERIES_DIR, d, 'analysis', `${name}.scm`)).filter((f) => fs.existsSync(f))
+    .map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  let query: Query | null = null;
+  if (source.trim()) {
+    try {
+      query = new Query(lang.parser.language!, source);
+    } catch (err) {
+      throw new CgError('internal', `The ${lang.spec.displayName} ${name} query does not compile: ${errorMessage(err)}`,
+        `Fix queries/${dirs.join(', queries/')}/analysis/${name}.scm.`);
+    }
+  }
+  analysisCache.set(key, query);
+  return query;
+}

@@ -12,12 +12,15 @@ export interface DiffFile {
 export function parseUnifiedDiff(text: string): DiffFile[] {
   const files: DiffFile[] = [];
   let oldPath: string | null = null;
+  // A `---` line was just read (its path is null for /dev/null: an added file).
+  let header = false;
   let cur: DiffFile | null = null;
   for (const line of text.split(/\r?\n/)) {
     if (line.startsWith('--- ')) {
       oldPath = stripPrefix(line.slice(4));
+      header = true;
       cur = null;
-    } else if (line.startsWith('+++ ') && oldPath !== null) {
+    } else if (line.startsWith('+++ ') && header) {
       const newPath = stripPrefix(line.slice(4));
       const status = newPath === null ? 'deleted' : oldPath === null ? 'added' : 'modified';
       const p = newPath ?? oldPath;
@@ -26,6 +29,7 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
         files.push(cur);
       }
       oldPath = null;
+      header = false;
     } else if (line.startsWith('@@') && cur) {
       const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
       if (!m) continue;

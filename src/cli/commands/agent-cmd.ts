@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseIntInRange } from '../args.js';
+import { examples, parseIntInRange } from '../args.js';
 import { cgHome } from '../../registry/home.js';
 
 export const DEFAULT_AGENT_PORT = 7411;
@@ -14,6 +14,7 @@ export function registerAgent(program: Command): void {
     .option('--no-http', 'do not serve MCP over HTTP (watch and index only)')
     .option('--debounce <ms>', 'wait this long after the last change in a project before applying (50-60000)', '1000')
     .option('--heartbeat <seconds>', 'how often to write the heartbeat and collect expired sessions (1-3600)', '30')
+    .addHelpText('after', examples(['cg agent', 'cg agent --http 7777']))
     .action(async (opts: { http: string | false; debounce: string; heartbeat: string }) => {
       const { serveRegistry } = await import('../../registry/agent.js');
       await serveRegistry({

@@ -10,7 +10,7 @@ export function registerMcpConfig(program: Command): void {
     .description(`print the MCP configuration that runs \`cg serve\` for this repository: ${CLIENTS.join(', ')} (default claude)`)
     .argument('[client]', CLIENTS.join(' | '), 'claude')
     .option(REPO_FLAG, REPO_HELP)
-    .option('--toolsets <list>', 'the toolsets the server offers: default, codegrapher, bombe, codemem, all (comma-separated)', DEFAULT_TOOLSETS.join(','))
+    .option('--toolsets <list>', 'the toolsets the server offers: default, codegrapher, bombe, codemem, analysis, all (comma-separated)', DEFAULT_TOOLSETS.join(','))
     .option('--absolute', 'name this Node and this cg by path (for a user-scoped configuration on this machine; never commit it)')
     .option('--json', 'print JSON: {client, file, json, command}')
     .addHelpText('after', examples(['cg mcp-config', 'cg mcp-config vscode --toolsets default,bombe --json', 'cg mcp-config cursor --absolute   # a checkout that is not on PATH']))

@@ -14,7 +14,7 @@ import { audit, readAudit } from '../../registry/audit.js';
 import { collectionMap, collectionMermaid, collectionText, crossRefs, CROSS_KINDS, type CrossKind } from '../../registry/crossrefs/query.js';
 import { CgError } from '../../errors.js';
 import { emit, formatDuration, plural, table } from '../output.js';
-import { parseIntInRange, usageError } from '../args.js';
+import { examples, parseIntInRange, usageError } from '../args.js';
 
 /**
  * `cg project`, `cg collection`, `cg scope`, `cg audit`: the global registry (CG_HOME, else the XDG
@@ -52,6 +52,7 @@ export function registerProject(program: Command): void {
     .option('--languages <list>', 'languages, comma-separated (default: what the index finds)', collect)
     .option('--no-index', 'register only; the agent (or `cg project reindex`) indexes it later')
     .option('--json', 'print JSON: {project, jobs}')
+    .addHelpText('after', examples(['cg project add ~/src/my-plugin --collection wp', 'cg project add . --name api --no-index --json']))
     .action((dir: string, opts: { name?: string; collection?: string; languages?: string[]; index: boolean; json?: boolean }) =>
       withRegistry(async (db) => {
         const p = addProject(db, { path: dir, name: opts.name, collection: opts.collection, languages: opts.languages });
@@ -68,6 +69,7 @@ export function registerProject(program: Command): void {
   project.command('list')
     .description('registered projects: path, status, languages, symbols, collections, last indexed')
     .option('--json', 'print JSON: {projects: [...]}')
+    .addHelpText('after', examples(['cg project list', 'cg project list --json']))
     .action((opts: { json?: boolean }) => withRegistry((db) => {
       const projects = listProjects(db);
       emit(opts, { home: cgHome(), projects }, (r) => (r.projects.length ? table([
@@ -80,6 +82,7 @@ export function registerProject(program: Command): void {
     .description("unregister a project (its memberships, jobs, sessions' access and cross-project links go; its index stays)")
     .argument('<name>', 'project name')
     .option('--json', 'print JSON')
+    .addHelpText('after', examples(['cg project remove my-plugin']))
     .action((name: string, opts: { json?: boolean }) => withRegistry((db) => {
       const p = removeProject(db, name);
       logAdmin(db, 'unregister_project', 1, p.name);
@@ -90,6 +93,7 @@ export function registerProject(program: Command): void {
     .argument('[names...]', 'project names (default: all)')
     .option('--full', 'rebuild from scratch')
     .option('--json', 'print JSON: {jobs}')
+    .addHelpText('after', examples(['cg project reindex', 'cg project reindex api client --full']))
     .action((names: string[], opts: { full?: boolean; json?: boolean }) => withRegistry(async (db) => {
       const projects = names.length ? names.map((n) => requireProject(db, n)) : listProjects(db);
       for (const p of projects) enqueueJob(db, p.id, opts.full ? 'full' : 'incremental');
@@ -129,6 +133,7 @@ export function registerCollection(program: Command): void {
     .option('--description <text>', 'what the collection is')
     .option('--manifest <file>', 'load collections from this YAML file (projects with a path there are registered and indexed)')
     .option('--json', 'print JSON')
+    .addHelpText('after', examples(['cg collection create wp --project core --project addon', 'cg collection create --manifest collections.yaml']))
     .action((name: string | undefined, opts: { project?: string[]; description?: string; manifest?: string; json?: boolean }) =>
       withRegistry(async (db) => {
         if (opts.manifest) {
@@ -155,6 +160,7 @@ export function registerCollection(program: Command): void {
     .argument('<name>', 'collection name')
     .argument('<projects...>', 'project names')
     .option('--json', 'print JSON')
+    .addHelpText('after', examples(['cg collection add wp addon-2']))
     .action((name: string, projects: string[], opts: { json?: boolean }) => withRegistry((db) => {
       const c = addMembers(db, name, projects);
       logAdmin(db, 'register_collection', c.projects.length, c.name);
@@ -166,6 +172,7 @@ export function registerCollection(program: Command): void {
     .argument('[projects...]', 'project names')
     .option('--delete', 'delete the collection')
     .option('--json', 'print JSON')
+    .addHelpText('after', examples(['cg collection remove wp addon-2', 'cg collection remove wp --delete']))
     .action((name: string, projects: string[], opts: { delete?: boolean; json?: boolean }) => withRegistry((db) => {
       if (opts.delete) {
         const c = deleteCollection(db, name);
@@ -181,6 +188,7 @@ export function registerCollection(program: Command): void {
   collection.command('list')
     .description('collections and their projects')
     .option('--json', 'print JSON')
+    .addHelpText('after', examples(['cg collection list --json']))
     .action((opts: { json?: boolean }) => withRegistry((db) => {
       const collections = listCollections(db);
       emit(opts, { collections }, (r) => (r.collections.length ? table([
@@ -193,6 +201,7 @@ export function registerCollection(program: Command): void {
     .argument('[name]', 'collection (default: every registered project)')
     .option('--format <f>', 'text, json or mermaid', 'text')
     .option('--json', 'same as --format json')
+    .addHelpText('after', examples(['cg collection map wp', 'cg collection map wp --format mermaid']))
     .action((name: string | undefined, opts: { format: string; json?: boolean }) => withRegistry((db) => {
       const format = opts.json ? 'json' : opts.format;
       if (!['text', 'json', 'mermaid'].includes(format)) throw usageError(`Unknown format "${format}"`, 'Use text, json or mermaid.');
@@ -207,6 +216,7 @@ export function registerCollection(program: Command): void {
     .option('--collection <name>', 'only within this collection (default: every registered project)')
     .option('--kind <k>', `${CROSS_KINDS.join(', ')}`, 'all')
     .option('--json', 'print JSON: {edges, sites}')
+    .addHelpText('after', examples(['cg collection refs wp', 'cg collection refs wp --kind hooks_into --json']))
     .action((name: string, opts: { collection?: string; kind: string; json?: boolean }) => withRegistry((db) => {
       if (!(CROSS_KINDS as readonly string[]).includes(opts.kind)) throw usageError(`Unknown kind "${opts.kind}"`, `Use ${CROSS_KINDS.join(', ')}.`);
       const ids = opts.collection ? requireCollection(db, opts.collection).projects.map((p) => requireProject(db, p).id) : listProjects(db).map((p) => p.id);
@@ -230,6 +240,7 @@ export function registerScope(program: Command): void {
     .option('--collection <names>', 'the collections a collection scope may read', collect)
     .option('--minutes <n>', 'lifetime in minutes (1-1440)', '30')
     .option('--json', 'print JSON: {agent_id, session_id, level, valid_until, ...}')
+    .addHelpText('after', examples(['cg scope create task-42 --level project --project api', 'cg scope create reviewer --level collection --collection wp --minutes 10 --json']))
     .action((agentId: string, opts: { level: string; project?: string[]; collection?: string[]; minutes: string; json?: boolean }) => withRegistry((db) => {
       if (!(SCOPE_LEVELS as readonly string[]).includes(opts.level)) throw usageError(`Unknown scope level "${opts.level}"`, `Use ${SCOPE_LEVELS.join(', ')}.`);
       const res = createScope(db, { agentId, level: opts.level as ScopeLevel, projects: opts.project, collections: opts.collection,
@@ -246,6 +257,7 @@ export function registerScope(program: Command): void {
     .argument('[agent-id]', 'the agent')
     .option('--session <id>', 'one session id')
     .option('--json', 'print JSON: {revoked}')
+    .addHelpText('after', examples(['cg scope revoke task-42', 'cg scope revoke --session SESSION_ID']))
     .action((agentId: string | undefined, opts: { session?: string; json?: boolean }) => withRegistry((db) => {
       const res = revokeScope(db, { agentId, sessionId: opts.session });
       logAdmin(db, 'revoke_scope', res.revoked, agentId ?? 'one session');
@@ -254,6 +266,7 @@ export function registerScope(program: Command): void {
   scope.command('list')
     .description('sessions that are still valid (ids shown by their first 8 characters only)')
     .option('--json', 'print JSON: {sessions}')
+    .addHelpText('after', examples(['cg scope list']))
     .action((opts: { json?: boolean }) => withRegistry((db) => {
       const sessions = listSessions(db);
       emit(opts, { sessions }, (r) => (r.sessions.length ? table([
@@ -271,6 +284,7 @@ export function registerAudit(program: Command): void {
     .option('--since <age>', 'only newer than this: 30m, 2h, 7d')
     .option('--limit <n>', 'at most this many rows, newest first (1-10000)', '50')
     .option('--json', 'print JSON: {entries}')
+    .addHelpText('after', examples(['cg audit --since 1h', 'cg audit --agent task-42 --json']))
     .action((opts: { agent?: string; tool?: string; since?: string; limit: string; json?: boolean }) => withRegistry((db) => {
       const since = opts.since ? Date.now() - parseAge(opts.since) : 0;
       const entries = readAudit(db, { agentId: opts.agent, tool: opts.tool, since, limit: parseIntInRange('--limit', opts.limit, 1, 10_000) });

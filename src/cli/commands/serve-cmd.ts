@@ -9,10 +9,11 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('MCP server over stdio for AI agents: the tools of the PRD (codegraph_query), Bombe (search_symbols, get_references, '
       + 'get_context, get_structure, get_blast_radius), CodeMem (search, symbols, references, file_context, impact, status) and '
-      + 'tests_for, in toolsets; answers from the newest index without restarts, restores or builds one when there is none')
+      + 'tests_for, and the analyses (dead_code, cycles, communities, co_change, complexity, ownership), in toolsets; answers from the newest index '
+      + 'without restarts, restores or builds one when there is none')
     .argument('[path]', PATH_HELP)
     .option(REPO_FLAG, REPO_HELP)
-    .option('--toolsets <list>', 'comma-separated toolsets to serve: default, codegrapher, bombe, codemem, all', DEFAULT_TOOLSETS.join(','))
+    .option('--toolsets <list>', 'comma-separated toolsets to serve: default, codegrapher, bombe, codemem, analysis, all', DEFAULT_TOOLSETS.join(','))
     .option('--no-auto-index', 'with no usable index and no snapshot to restore, do not build one in the background')
     .option('--no-warm', 'do not load the tokenizer and embedding model at start (lower idle memory; the first query pays)')
     .option('--idle-release <seconds>', 'after this many seconds without a request, give back the token encoding and the '
