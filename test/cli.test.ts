@@ -21,7 +21,7 @@ describe('cg index', () => {
   it('reports the documented JSON summary', () => {
     const res = runCg(['index', '--json'], repo);
     expect(res.code).toBe(0);
-    expect(res.json).toMatchObject({ files: 6, skipped: 0, partial: 1 });
+    expect(res.json).toMatchObject({ files: 7, skipped: 0, partial: 1 });
     for (const key of ['files', 'symbols', 'edges', 'skipped', 'durationMs']) expect(typeof res.json[key]).toBe('number');
     expect(res.json.commit).toMatch(/^[0-9a-f]{40}$/);
   });
@@ -29,16 +29,16 @@ describe('cg index', () => {
   it('prints a human summary without progress noise when not on a terminal', () => {
     const res = runCg(['index', '--full'], repo);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^Indexed 6 files \(/);
+    expect(res.stdout).toMatch(/^Indexed 7 files \(/);
     expect(res.stderr).toBe('');
   });
 
   it('updates incrementally when an index exists, and rebuilds with --full', () => {
-    expect(runCg(['index', '--json'], repo).json).toMatchObject({ mode: 'none', files: 6 });
+    expect(runCg(['index', '--json'], repo).json).toMatchObject({ mode: 'none', files: 7 });
     fs.appendFileSync(path.join(repo, 'shop', 'util.py'), '\n\ndef added_later():\n    return log("x")\n');
     const res = runCg(['index', '--json'], repo);
-    expect(res.json).toMatchObject({ mode: 'incremental', files: 6, changes: { added: 0, modified: 1, deleted: 0 } });
-    expect(runCg(['index'], repo).stdout).toMatch(/^Up to date: 6 files/);
+    expect(res.json).toMatchObject({ mode: 'incremental', files: 7, changes: { added: 0, modified: 1, deleted: 0 } });
+    expect(runCg(['index'], repo).stdout).toMatch(/^Up to date: 7 files/);
     expect(runCg(['index', '--full', '--json'], repo).json.mode).toBe('full');
     git(repo, 'checkout', '-q', '--', 'shop/util.py');
     expect(runCg(['index', '--json'], repo).json.changes.modified).toBe(1); // back as it was, for the tests below
@@ -55,8 +55,8 @@ describe('cg status', () => {
   it('gives counts per language, skipped files and freshness', () => {
     const res = runCg(['status', '--json'], repo);
     expect(res.code).toBe(0);
-    expect(res.json.files).toMatchObject({ indexed: 6, partial: 1 });
-    expect(res.json.files.byLanguage.python.files).toBe(6);
+    expect(res.json.files).toMatchObject({ indexed: 7, partial: 1 });
+    expect(res.json.files.byLanguage.python.files).toBe(7);
     expect(res.json.freshness.indexedCommit).toBe(git(repo, 'rev-parse', 'HEAD'));
     expect(res.json.freshness.behindHead).toBe(false);
     expect(res.json.calls.python.total).toBeGreaterThan(0);

@@ -40,7 +40,7 @@ export function git(dir: string, ...args: string[]): string {
 
 /** Copies `fixtures/<name>` to a temporary directory (so the index never lands in the source tree). */
 export function copyFixture(name: string): string {
-  const dir = tempDir(`cg-fx-${name}-`);
+  const dir = tempDir(`cg-fx-${name.replace(/\//g, "-")}-`);
   fs.cpSync(path.join(ROOT, 'fixtures', name), dir, { recursive: true });
   return dir;
 }
@@ -97,7 +97,8 @@ export function edgeLines(db: Database.Database, kind: string, opts: { files?: b
       target: string | null }[];
   return [...new Set(rows.map((r) => {
     const src = opts.files ? `${r.srcFile}:${r.src}` : r.src;
-    const dst = r.dst === null ? `external:${r.target}` : opts.files ? `${r.dstFile}:${r.dst}` : r.dst;
+    // A target beside a destination names what of it (the field a read reaches, a registration's `kind:name`).
+    const dst = r.dst === null ? `external:${r.target}` : `${opts.files ? `${r.dstFile}:${r.dst}` : r.dst}${r.target ? ` [${r.target}]` : ''}`;
     return `${src} -> ${dst}${opts.confidence ? ` ${r.conf}` : ''}`;
   }))].sort();
 }

@@ -37,6 +37,8 @@ type Rng = ReturnType<typeof prng>;
 // A small vocabulary, so names collide across files: imports, shadowing and name matches all happen.
 const FUNCS = ['load', 'save', 'parse', 'render', 'build', 'check', 'run', 'emit'];
 const CLASSES = ['Store', 'Parser', 'Widget', 'Engine', 'Cache'];
+const FIELDS = ['size', 'name', 'state'];
+const TABLES = ['stores', 'widgets', 'caches', 'events'];
 
 function pyModule(r: Rng, others: string[]): string {
   const lines: string[] = [];
@@ -65,8 +67,15 @@ function pyModule(r: Rng, others: string[]): string {
     const cls = r.pick(CLASSES);
     const base = r.chance(0.5) ? r.pick([...imported.filter((n) => /^[A-Z]/.test(n)), 'object']) : 'object';
     lines.push(`class ${cls}(${base}):`);
-    for (const m of [r.pick(FUNCS), r.pick(FUNCS)]) lines.push(`    def ${m}(self):`, `        return self.${r.pick(FUNCS)}()`, '');
+    for (const m of [r.pick(FUNCS), r.pick(FUNCS)]) {
+      lines.push(`    def ${m}(self):`, `        self.${r.pick(FIELDS)} = 1`, `        return self.${r.pick(FUNCS)}()`, '');
+    }
+    // Tables by declaration, and a query string naming one.
+    if (r.chance(0.3)) lines.push(`    __tablename__ = '${r.pick(TABLES)}'`, '');
   }
+  // Registrations by name: a callback that may be imported, local or nowhere yet; a table read.
+  if (r.chance(0.4)) lines.push(`bus.on('${r.pick(FUNCS)}', ${r.pick([...imported.filter((n) => !n.includes('.')), ...FUNCS])})`);
+  if (r.chance(0.3)) lines.push(`def q(db):`, `    return db.execute("SELECT id FROM ${r.pick(TABLES)}")`, '');
   return `${lines.join('\n')}\n`;
 }
 
@@ -303,4 +312,61 @@ describe('incremental updates equal full builds', () => {
     const records = fs.readFileSync(path.join(root, '.codegraph', 'wal', 'changes.log'), 'utf8').split('\n').filter(Boolean);
     expect(records.filter((l) => l.includes('"event":"post-commit"')).length).toBeGreaterThan(40);
   }, 600_000);
+});
+
+/** Builds `files`, applies `edits` (path -> content, null deletes) through an update, and compares with a rebuild. */
+async function updateEqualsRebuild(files: Record<string, string>, edits: Record<string, string | null>): Promise<string[]> {
+  // Unrelated files, so that the update re-resolves only some files rather than all of them.
+  const filler = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`filler/f${i}.py`, `def f${i}():\n    return ${i}\n`]));
+  const root = makeRepo({ ...files, ...filler }, { commit: true });
+  fs.mkdirSync(path.join(root, '.codegraph'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.codegraph', 'config.json'), JSON.stringify({ hooks: { autoApply: false } }));
+  await buildIndex(root);
+  for (const [p, content] of Object.entries(edits)) {
+    if (content === null) fs.rmSync(path.join(root, p));
+    else fs.writeFileSync(path.join(root, p), content);
+  }
+  recordSaves(root, Object.keys(edits));
+  const res = await updateIndex(root);
+  expect(res.rounds.map((r) => r.mode)).toContain('incremental');
+  return differences(dumpOf(root), (await freshDump(root)).dump);
+}
+
+describe('incremental updates of the deeper graph equal full builds', () => {
+  it('a method added two supertypes up gives the subtype\'s method its override', async () => {
+    const files = {
+      'a.py': 'class A:\n    pass\n',
+      'b.py': 'from a import A\n\n\nclass B(A):\n    pass\n',
+      'c.py': 'from b import B\n\n\nclass C(B):\n    def render(self):\n        return 1\n',
+    };
+    expect(await updateEqualsRebuild(files, { 'a.py': 'class A:\n    def render(self):\n        return 0\n' })).toEqual([]);
+  });
+});
+
+describe('incremental updates of registrations and data access equal full builds', () => {
+  it('a callback registered by name, defined later in another file', async () => {
+    const files = {
+      'plugin.php': "<?php\nadd_action('init', 'on_init');\nfunction boot() { do_action('init'); }\n",
+      'other.php': '<?php\nfunction unrelated() { return 1; }\n',
+    };
+    expect(await updateEqualsRebuild(files, { 'other.php': '<?php\nfunction on_init() { return 1; }\n' })).toEqual([]);
+  });
+
+  it('a table read by a query string, then a class named like it, then one that declares it', async () => {
+    const files = {
+      'report.py': 'def count():\n    return db.execute("SELECT count(*) FROM users")\n',
+      'models.py': 'class Order:\n    pass\n',
+    };
+    expect(await updateEqualsRebuild(files, { 'models.py': 'class User:\n    pass\n' })).toEqual([]);
+    expect(await updateEqualsRebuild({ ...files, 'models.py': 'class User:\n    pass\n' },
+      { 'models.py': "class Account:\n    __tablename__ = 'users'\n" })).toEqual([]);
+  });
+
+  it('a field read through a parameter of a class defined in another file', async () => {
+    const files = {
+      'views.py': 'from models import User\n\n\ndef show(u: User):\n    return u.email\n',
+      'models.py': 'class User:\n    pass\n',
+    };
+    expect(await updateEqualsRebuild(files, { 'models.py': 'class Person:\n    pass\n' })).toEqual([]);
+  });
 });

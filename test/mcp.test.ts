@@ -119,9 +119,9 @@ describe('cg serve on the Python fixture', () => {
 
   it('search_symbols, get_references (with depth), file_context', async () => {
     const sym = await call(s, 'search_symbols', { query: 'Product', kind: 'class' });
-    expect(sym.body.symbols.map((x: any) => `${x.qualified_name} ${x.file_path}:${x.start_line}`)).toEqual(['Product shop/models.py:14']);
+    expect(sym.body.symbols.map((x: any) => `${x.qualified_name} ${x.file_path}:${x.start_line}`)).toEqual(['Product shop/models.py:14', 'SaleProduct shop/admin.py:5']);
     const refs = await call(s, 'get_references', { symbol_name: 'Product.apply', direction: 'callers', depth: 2 });
-    expect(refs.body.callers.map((c: any) => `${c.depth} ${c.name}`)).toEqual(['1 Product.discounted', '2 TestService.test_discount']);
+    expect(refs.body.callers.map((c: any) => `${c.depth} ${c.name}`)).toEqual(['1 Product.discounted', '1 SaleProduct.apply', '2 TestService.test_discount']);
     expect(refs.body.callees).toBeUndefined();
     const capped = await call(s, 'get_references', { symbol_name: 'create_product', direction: 'callers', token_budget: 150 });
     expect(capped.body).toMatchObject({ totals: { callers: 3 }, truncated: true });
@@ -135,10 +135,23 @@ describe('cg serve on the Python fixture', () => {
     expect((await call(s, 'file_context', { file_path: `${root}/shop/util.py` })).body.file_path).toBe('shop/util.py');
   });
 
+  it('get_references names registrations, fired events and data access, and warns about weak relations', async () => {
+    const route = await call(s, 'get_references', { symbol_name: 'show_sale' });
+    expect(route.body.callers.map((c: any) => `${c.name} ${c.relation} ${c.target}`))
+      .toEqual(['GET, DELETE /sales/<int:sale_id> registers route:GET, DELETE /sales/<int:sale_id>']);
+    expect(route.body.reads.map((r: any) => `${r.name} ${r.target}`)).toEqual(['Sale table:sales']);
+    const event = await call(s, 'get_references', { symbol_name: 'on_sold', direction: 'callers' });
+    expect(event.body.callers.map((c: any) => `${c.name} ${c.relation}`)).toEqual(['shop.admin registers', 'sell fires']);
+    // `sell` fires 'sold' on some object: joined with the registration by name only, below the 0.7 threshold.
+    expect(event.body.warnings).toEqual([expect.stringMatching(/^1 of 2 relation\(s\) in this answer have a confidence of 70 % or less/)]);
+    const override = await call(s, 'get_references', { symbol_name: 'SaleProduct.save', direction: 'supers' });
+    expect(override.body.supers.map((c: any) => `${c.name} ${c.relation}`)).toEqual(['Base.save overrides']);
+  });
+
   it('status reports coverage, skipped files, secrets, pending records, the model and freshness', async () => {
     const a = await call(s, 'status', { detailed: true });
     expect(a.isError).toBe(false);
-    expect(a.body.detailed.coverage).toMatchObject({ indexed: 6, partial: 1 });
+    expect(a.body.detailed.coverage).toMatchObject({ indexed: 7, partial: 1 });
     expect(a.body.detailed).toHaveProperty('skipped.byReason');
     expect(a.body.detailed).toHaveProperty('excludedSecrets');
     expect(a.body.detailed.vectors.status).toBe('ok');
@@ -148,7 +161,7 @@ describe('cg serve on the Python fixture', () => {
 
   it('get_structure maps the repository by PageRank under a budget, and one folder', async () => {
     const all = await call(s, 'get_structure', {});
-    expect(all.body.total_files).toBe(6);
+    expect(all.body.total_files).toBe(7);
     expect(all.text).toMatch(/^shop\/$/m);
     const folder = await call(s, 'get_structure', { path: 'tests' });
     expect(folder.text).toContain('def test_create_product()');
@@ -192,6 +205,9 @@ describe('cg serve on the Python fixture', () => {
     // A deletion also breaks the test module that imports the module of a caller (through the imports of shop.service).
     const del = await call(s, 'get_blast_radius', { symbol_name: 'Base.save', change_type: 'delete' });
     expect(del.body.impact.transitive_callers.map((d: any) => `${d.name} ${d.relation ?? 'calls'}`)).toContain('tests.test_service imports');
+    // and the method that overrides it (SaleProduct.save does not call it: a behaviour change does not reach it).
+    expect(del.body.impact.direct_callers.map((d: any) => `${d.name} ${d.relation ?? 'calls'}`)).toContain('SaleProduct.save overrides');
+    expect(a.body.impact.direct_callers.map((d: any) => d.name)).not.toContain('SaleProduct.save');
     const mermaid = await call(s, 'get_blast_radius', { symbol_name: 'Base.save', format: 'mermaid' });
     expect(mermaid.text.startsWith('flowchart RL')).toBe(true);
     expect(mermaid.text).toContain('-- calls -->');

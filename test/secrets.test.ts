@@ -232,6 +232,7 @@ describe('no way around the choke point', () => {
     'src/check/base.ts', 'src/check/config.ts', // the configuration
     'src/view/server.ts', // the web page's own assets
     'src/changes/log.ts', 'src/snapshot/archive.ts', 'src/snapshot/verify.ts', // cg's change log, a snapshot's archive and manifest
+    'src/retrieve/recorded.ts', // cg's own .codegraph/signals.json (paths and lines a recorded run named)
     'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);
 

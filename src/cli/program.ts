@@ -21,6 +21,8 @@ import { registerInstall } from './commands/install-cmd.js';
 import { registerAnalyze } from './commands/analyze-cmd.js';
 import { registerCheck } from './commands/check-cmd.js';
 import { registerView } from './commands/view-cmd.js';
+import { registerSignal } from './commands/signal-cmd.js';
+import { registerDeps } from './commands/deps-cmd.js';
 
 /** The `cg` command line: every subcommand registered, nothing parsed or run yet. */
 export function createProgram(): Command {
@@ -60,6 +62,8 @@ export function createProgram(): Command {
   registerAnalyze(program);
   registerCheck(program);
   registerView(program);
+  registerSignal(program);
+  registerDeps(program);
 
   program.addHelpText('after', `
 Every command takes --repo DIR (default: the repository containing the current directory) and --help.

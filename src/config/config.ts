@@ -50,6 +50,14 @@ export interface Config {
     /** Where `cg snapshot` writes and looks for artifacts, relative to the repository root; a folder cg owns. */
     dir: string;
   };
+  warnings: {
+    /** Answers warn about relations whose confidence is at most this (spec 004 FR-003: 70 %). */
+    lowConfidence: number;
+  };
+  externals: {
+    /** Index the declarations of dependencies installed inside the repository (node_modules, .venv, vendor/). */
+    enabled: boolean;
+  };
 }
 
 export const SECRETS_MODES = ['redact', 'exclude'] as const;
@@ -97,6 +105,8 @@ export const DEFAULT_CONFIG: Config = {
   embeddings: { enabled: true, model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
   retrieval: { preset: 'hybrid' },
   snapshots: { dir: `${CG_DIR}/snapshots` },
+  warnings: { lowConfidence: 0.7 },
+  externals: { enabled: true },
 };
 
 const MODEL_ID = /^[\w.-]+(\/[\w.-]+)?$/;
@@ -133,6 +143,12 @@ const FILE_SCHEMA = z.strictObject({
     dtype: oneOf(MODEL_DTYPES),
   }),
   retrieval: section({ preset: oneOf(RANKING_PRESETS) }),
+  warnings: section({
+    lowConfidence: z.number(want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)'))
+      .min(0, want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)'))
+      .max(1, want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)')).optional(),
+  }),
+  externals: section({ enabled: bool() }),
   // `cg check`'s rules: checked by its own schema when it runs (src/check/config.ts), which this module cannot import.
   check: z.record(z.string(), z.unknown(), want('an object')).optional(),
   snapshots: section({
@@ -236,13 +252,15 @@ function keysAt(at: string[]): string[] {
 /** The file's values over the defaults, section by section. */
 function mergeConfig(file: ConfigFile): Config {
   const cfg = structuredClone(DEFAULT_CONFIG);
-  const { hooks, secrets, embeddings, retrieval, snapshots, check: _check, $schema: _schema, ...top } = file;
+  const { hooks, secrets, embeddings, retrieval, snapshots, warnings, externals, check: _check, $schema: _schema, ...top } = file;
   Object.assign(cfg, definedOnly(top));
   Object.assign(cfg.hooks, definedOnly(hooks ?? {}));
   Object.assign(cfg.secrets, definedOnly(secrets ?? {}));
   Object.assign(cfg.embeddings, definedOnly(embeddings ?? {}));
   Object.assign(cfg.retrieval, definedOnly(retrieval ?? {}));
   Object.assign(cfg.snapshots, definedOnly(snapshots ?? {}));
+  Object.assign(cfg.warnings, definedOnly(warnings ?? {}));
+  Object.assign(cfg.externals, definedOnly(externals ?? {}));
   return cfg;
 }
 

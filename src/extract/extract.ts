@@ -3,6 +3,8 @@ import { CONTAINER_KINDS, SYMBOL_KINDS, type SymbolKind } from '../lang/types.js
 import type { LoadedLanguage } from '../lang/loader.js';
 import type { CallSite, ExtractedImport, ExtractedSymbol, FileExtract, InheritRef } from './types.js';
 import { collapse, firstSentence, normalizeTypeName } from './text.js';
+import { callbackRef, hookKind, literalText, routeName, type FireSite, type Registration } from './registrations.js';
+import { isConstantName, MAX_ACCESSES_PER_SYMBOL, methodAccess, sqlTables, type Access, type AccessKind, type TableDeclaration } from './accesses.js';
 
 /**
  * Capture names the query files use (see queries/README.md). One query holds every role; a match's
@@ -17,6 +19,22 @@ interface DefMatch {
   paramList: Node[];
   body: Node | null;
   receiver: Node | null;
+  /** The symbol's name when no node spells it (an endpoint: `GET /users/{id}`). */
+  nameText?: string;
+}
+
+/** A registration's captures, merged over the patterns that match the same `@register` node. */
+interface RegMatch {
+  node: Node;
+  routes: Node[];
+  /** A route with no path of its own (`@PostMapping`, `@Get()`): the prefix of its type, or `/`. */
+  bare: Node | null;
+  hook: Node | null;
+  event: Node | null;
+  verb: Node | null;
+  methods: Node | null;
+  callback: Node | null;
+  handler: Node | null;
 }
 
 interface Range {
@@ -24,11 +42,24 @@ interface Range {
   end: number;
 }
 
+/**
+ * A range of a tree that another parse read again: embedded code (a macro body parsed as code) or the
+ * inside of a syntax error (`recovery`). What the first tree saw there is superseded by the new parse.
+ */
+interface ParsedAgain extends Range {
+  tree: Tree;
+  recovery: boolean;
+}
+
 const MAX_MUTATES = 20;
 const ERROR_WIDEN_MAX_LINES = 4;
 
 /** Rounds of parsing again what the language calls embedded code (macros inside macros). */
 const MAX_EMBED_DEPTH = 3;
+/** Rounds of parsing again the inside of syntax errors (an error inside the re-parsed text, and so on). */
+const MAX_RECOVERY_DEPTH = 3;
+/** Error regions parsed again per file and round; a file with more is mostly noise. */
+const MAX_RECOVERED_ERRORS = 50;
 
 /** Parses one file's text and extracts its symbols, imports, call sites and supertypes. */
 export function extractSource(lang: LoadedLanguage, path: string, source: string): FileExtract {
@@ -36,7 +67,7 @@ export function extractSource(lang: LoadedLanguage, path: string, source: string
   const tree = lang.parser.parse(text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   const embedded: Tree[] = [];
-  const parsedAgain: (Range & { tree: Tree })[] = [];
+  const parsedAgain: ParsedAgain[] = [];
   try {
     // Signatures quote the file as written; the rewrite keeps offsets, so the tree's positions fit both.
     // Code the grammar saw only as tokens (Rust's `cfg_rt! { pub fn f() {} }`) is parsed again on its own.
@@ -46,14 +77,63 @@ export function extractSource(lang: LoadedLanguage, path: string, source: string
       const next = lang.parser.parse(text, null, { includedRanges });
       if (!next) break;
       embedded.push(next);
-      for (const r of includedRanges) parsedAgain.push({ start: r.startIndex, end: r.endIndex, tree: root.tree });
+      for (const r of includedRanges) parsedAgain.push({ start: r.startIndex, end: r.endIndex, tree: root.tree, recovery: false });
       root = next.rootNode;
     }
-    return new FileExtractor(lang, path, source, tree.rootNode, embedded.map((t) => t.rootNode), parsedAgain).run();
+    const recovered = recoverErrors(lang, text, tree.rootNode, parsedAgain);
+    return new FileExtractor(lang, path, source, tree.rootNode, embedded.map((t) => t.rootNode), parsedAgain,
+      recovered.map((t) => t.rootNode)).run();
   } finally {
     tree.delete();
     for (const t of embedded) t.delete();
   }
+}
+
+/**
+ * Error recovery. Tree-sitter wraps what follows a syntax error in an ERROR node, and may swallow
+ * well-formed code after it there (a class whose first method has a broken parameter list loses its
+ * other methods). The text of each multi-line ERROR, from the line after the one it starts on, is
+ * parsed again on its own (positions kept); what that parse finds supersedes what the ERROR held. An
+ * error in the new parse is recovered the same way, a few rounds deep. Returns the new trees, which
+ * the caller deletes (they are also in the result's trees, via `parsedAgain`).
+ */
+function recoverErrors(lang: LoadedLanguage, text: string, root: Node, parsedAgain: ParsedAgain[]): Tree[] {
+  const trees: Tree[] = [];
+  let roots = [root];
+  for (let depth = 0; depth < MAX_RECOVERY_DEPTH && roots.length; depth++) {
+    const next: Node[] = [];
+    for (const r of roots) {
+      if (!r.hasError) continue;
+      for (const err of outermostErrors(r).slice(0, MAX_RECOVERED_ERRORS)) {
+        const lineEnd = text.indexOf('\n', err.startIndex);
+        if (lineEnd < 0 || lineEnd + 1 >= err.endIndex) continue; // a one-line error hides nothing
+        const start = lineEnd + 1;
+        const t = lang.parser.parse(text, null, { includedRanges: [{
+          startIndex: start, endIndex: err.endIndex, startPosition: { row: err.startPosition.row + 1, column: 0 }, endPosition: err.endPosition,
+        }] });
+        if (!t) continue;
+        trees.push(t);
+        parsedAgain.push({ start, end: err.endIndex, tree: r.tree, recovery: true });
+        next.push(t.rootNode);
+      }
+    }
+    roots = next;
+  }
+  return trees;
+}
+
+/** The ERROR nodes of a tree that are not inside another one. */
+function outermostErrors(root: Node): Node[] {
+  const out: Node[] = [];
+  const visit = (n: Node) => {
+    if (n.isError) {
+      out.push(n);
+      return;
+    }
+    for (const c of n.children) if (c && c.hasError) visit(c);
+  };
+  visit(root);
+  return out;
 }
 
 /** The language's rewrite of the text, used only when it keeps every offset (positions must stay true). */
@@ -74,6 +154,9 @@ class FileExtractor {
   private readonly rangeParent: number[] = [];
   /** Blocks that add members to a type declared elsewhere (extensions, impls), with that type's name. */
   private readonly scopeRanges: (Range & { typeName: string })[] = [];
+  /** Symbol index by the node id of its definition, and of its name (registrations find their endpoints and handlers). */
+  private readonly symbolOfDef = new Map<number, number>();
+  private readonly symbolOfName = new Map<number, number>();
   private readonly isTestFile: boolean;
 
   constructor(
@@ -83,7 +166,9 @@ class FileExtractor {
     private readonly root: Node,
     private readonly embeddedRoots: Node[] = [],
     /** Ranges of a tree that the next embedded tree parsed again: what that tree saw there is superseded. */
-    private readonly parsedAgain: (Range & { tree: Tree })[] = [],
+    private readonly parsedAgain: ParsedAgain[] = [],
+    /** Trees of the inside of syntax errors, parsed again (see recoverErrors). */
+    private readonly recoveredRoots: Node[] = [],
   ) {
     this.spec = lang.spec;
     this.isTestFile = this.spec.isTestFile(path);
@@ -101,11 +186,19 @@ class FileExtractor {
     const exportNames = new Set<string>();
     let moduleDoc: Node | null = null;
     const moduleDocLines: Node[] = [];
+    const regs = new Map<number, RegMatch>();
+    /** Route prefixes of types (`@RequestMapping("/users")` on a class), by the type's node id. */
+    const prefixes = new Map<number, Node>();
+    const fires: { node: Node; literal: Node; verb: Node | null; kind: 'hook' | 'event' }[] = [];
+    const access: AccessNodes = { reads: [], writes: [], sql: [], models: [], tables: [], declared: [] };
 
     for (const root of this.embeddedRoots) if (root.hasError) this.collectErrors(root, new Set(), this.embeddedErrors);
-    const matches = [this.root, ...this.embeddedRoots].flatMap((root) => this.lang.query.matches(root));
+    const matches = [this.root, ...this.embeddedRoots, ...this.recoveredRoots].flatMap((root) => this.lang.query.matches(root));
     for (const match of matches) {
-      if (this.embeddedRoots.length && match.captures.some((c) => this.inEmbeddedError(c.node) || this.superseded(c.node))) {
+      // Embedded code supersedes any match that touches it; a recovered error region only the matches wholly
+      // inside it (a class whose header precedes the error keeps its match, body and all).
+      if (this.parsedAgain.length && (match.captures.some((c) => this.inEmbeddedError(c.node) || this.superseded(c.node, false))
+        || match.captures.every((c) => this.superseded(c.node, true)))) {
         continue;
       }
       const caps = byName(match.captures);
@@ -149,6 +242,36 @@ class FileExtractor {
       } else if (caps['mutate.target'] || caps['mutate.global']) {
         mutateTargets.push(...(caps['mutate.target'] ?? []));
         mutateGlobals.push(...(caps['mutate.global'] ?? []));
+      } else if (caps.register) {
+        const node = caps.register[0];
+        const r: RegMatch = regs.get(node.id) ?? {
+          node, routes: [], bare: null, hook: null, event: null, verb: null, methods: null, callback: null, handler: null,
+        };
+        for (const n of caps['register.route'] ?? []) if (!r.routes.some((x) => x.id === n.id)) r.routes.push(n);
+        r.bare ??= caps['register.bare']?.[0] ?? null;
+        r.hook ??= caps['register.hook']?.[0] ?? null;
+        r.event ??= caps['register.event']?.[0] ?? null;
+        r.verb ??= caps['register.verb']?.[0] ?? null;
+        r.methods ??= caps['register.methods']?.[0] ?? null;
+        r.callback ??= caps['register.callback']?.[0] ?? null;
+        r.handler ??= caps['register.handler']?.[0] ?? null;
+        regs.set(node.id, r);
+      } else if (caps['register.prefix'] && caps['register.scope']) {
+        prefixes.set(caps['register.scope'][0].id, caps['register.prefix'][0]);
+      } else if (caps.fire && (caps['fire.hook'] || caps['fire.event'])) {
+        const literal = (caps['fire.hook'] ?? caps['fire.event'])[0];
+        fires.push({ node: caps.fire[0], literal, verb: caps['fire.verb']?.[0] ?? null, kind: caps['fire.hook'] ? 'hook' : 'event' });
+      } else if (caps['access.read'] || caps['access.write']) {
+        access.reads.push(...(caps['access.read'] ?? []));
+        access.writes.push(...(caps['access.write'] ?? []));
+      } else if (caps['access.sql']) {
+        access.sql.push(caps['access.sql'][0]);
+      } else if (caps['access.model']) {
+        access.models.push({ node: caps['access.model'][0], method: caps['access.method']?.[0] ?? null });
+      } else if (caps['access.table']) {
+        access.tables.push({ node: caps['access.table'][0], method: caps['access.method']?.[0] ?? null });
+      } else if (caps['access.declare']) {
+        access.declared.push({ node: caps['access.declare'][0], owner: caps['access.owner']?.[0] ?? null });
       } else if (caps['module.doc']) {
         moduleDoc ??= caps['module.doc'][0];
       } else if (caps['module.doc.line']) {
@@ -159,8 +282,20 @@ class FileExtractor {
       }
     }
 
-    if (this.root.hasError) this.collectErrors(this.root, new Set(defs.keys()));
-    for (const n of this.spec.syntaxErrors?.(this.root) ?? []) this.errors.push({ start: n.startIndex, end: Math.max(n.endIndex, n.startIndex + 1) });
+    for (const root of [this.root, ...this.recoveredRoots]) if (root.hasError) this.collectErrors(root, new Set(defs.keys()));
+    // Errors the grammar parses without an ERROR node. One that holds an ERROR node is left to that node
+    // (and to recovery above): a class whose body the ERROR swallowed looks like a header with no body.
+    for (const n of this.spec.syntaxErrors?.(this.root) ?? []) {
+      if (!n.hasError) this.errors.push({ start: n.startIndex, end: Math.max(n.endIndex, n.startIndex + 1) });
+    }
+    for (const r of regs.values()) {
+      if (!isRoute(r)) continue;
+      // A route is an endpoint symbol: the registration's node, named by method and path.
+      const routes = [...r.routes].sort((a, b) => a.startIndex - b.startIndex);
+      const nameText = routeName(r.verb?.text ?? null, r.methods?.text ?? null, routes.map((n) => n.text), prefixOf(r.node, prefixes)?.text ?? null);
+      defs.set(r.node.id, { node: r.node, kind: 'endpoint', name: routes[0] ?? r.bare, doc: null, params: null, paramList: [], body: null,
+        receiver: null, nameText });
+    }
     this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc, moduleDocLines);
     const scopes = this.bindingScopes(bindings);
     this.attachMutates(mutateTargets, mutateGlobals);
@@ -177,6 +312,10 @@ class FileExtractor {
       calls: withoutRepeats(calls).map((c) => this.callSite(c, scopes)).sort((a, b) => a.line - b.line),
       inherits: this.inheritRefs(inherits),
       imports: this.imports(importNodes),
+      registrations: this.registrations([...regs.values()], scopes),
+      accesses: this.accesses(access, calls, [...regs.values()].flatMap((r) => (r.callback ? [r.callback] : [])), scopes, mutateGlobals),
+      tables: this.tableDeclarations(access.declared),
+      fires: fires.map((f) => this.fireSite(f)).filter((f): f is FireSite => f !== null),
     };
   }
 
@@ -188,6 +327,13 @@ class FileExtractor {
    * guessed too. Definitions and large parents are not widened: their other members parse fine.
    */
   private collectErrors(node: Node, defNodes: Set<number>, into: Range[] = this.errors): void {
+    const recovered = node.isError ? this.parsedAgain.find((r) => r.recovery && r.tree === node.tree && r.end === node.endIndex
+      && r.start > node.startIndex) : undefined;
+    if (recovered) {
+      // The rest was parsed again, and that parse's own errors count: the error is the line it starts on.
+      into.push({ start: node.startIndex, end: recovered.start });
+      return;
+    }
     if (node.isError || node.isMissing) {
       const p = node.parent;
       const small = p && p.parent && !defNodes.has(p.id) && p.endPosition.row - p.startPosition.row <= ERROR_WIDEN_MAX_LINES;
@@ -200,12 +346,13 @@ class FileExtractor {
 
   /**
    * A node of a tree inside a range the next embedded tree parsed again (token-tree guesses in a macro
-   * body that now parses as code), unless that parse failed there.
+   * body that now parses as code), unless that parse failed there; or, with `recovery`, inside an error
+   * region that was parsed again.
    */
-  private superseded(node: Node): boolean {
+  private superseded(node: Node, recovery: boolean): boolean {
     for (const r of this.parsedAgain) {
-      if (r.tree === node.tree && r.start <= node.startIndex && node.endIndex <= r.end) {
-        return !this.embeddedErrors.some((e) => node.startIndex < e.end && e.start < node.endIndex);
+      if (r.recovery === recovery && r.tree === node.tree && r.start <= node.startIndex && node.endIndex <= r.end) {
+        return recovery || !this.embeddedErrors.some((e) => node.startIndex < e.end && e.start < node.endIndex);
       }
     }
     return false;
@@ -247,6 +394,10 @@ class FileExtractor {
     for (const d of defs) {
       while (stack.length && stack[stack.length - 1].end <= d.node.startIndex) stack.pop();
       const frame = stack[stack.length - 1];
+      if (d.kind === 'endpoint') {
+        this.pushEndpoint(d, frame, stack);
+        continue;
+      }
       const name = d.name!.text;
       if (d.kind === 'scope') {
         const typeName = normalizeTypeName(name) ?? name;
@@ -298,6 +449,8 @@ class FileExtractor {
       });
       this.ranges.push({ start: d.node.startIndex, end: bodyEnd(d).index });
       this.rangeParent.push(rangeParent);
+      this.symbolOfDef.set(d.node.id, idx);
+      this.symbolOfName.set(d.name!.id, idx);
       // Members of an object constant (JavaScript `const api = { get() {} }`) see a `constant` parent.
       const container = CONTAINER_KINDS.has(kind) || kind === 'module' || kind === 'constant' ? kind
         : kind === 'method' ? 'method' : 'function';
@@ -324,6 +477,28 @@ class FileExtractor {
         inTestFile: this.isTestFile, signature: s.signature,
       });
     }
+  }
+
+  /**
+   * An endpoint: named by its route, not qualified by what it is written in (a route is global), and
+   * transparent to what it holds (an inline handler's definitions keep their qualified names) but
+   * their parent: the calls an inline handler makes are the endpoint's.
+   */
+  private pushEndpoint(d: DefMatch, frame: { sym: number; qn: string; kind: string } | undefined,
+    stack: { end: number; sym: number; qn: string; kind: string; typeName: string | null }[]): void {
+    const idx = this.symbols.length;
+    const rangeParent = this.enclosingSymbol(stack);
+    this.symbols.push({
+      name: d.nameText!, qualifiedName: d.nameText!, kind: 'endpoint', parent: frame && frame.sym >= 0 ? frame.sym : 0,
+      startLine: d.node.startPosition.row + 1, endLine: d.node.endPosition.row + 1,
+      signature: collapse(this.source.slice(d.node.startIndex, d.node.endIndex).split('\n')[0].replace(/[\s{(,]+$/, '')), doc: null,
+      params: [], visibility: 'public', isAsync: false, isStatic: false, mutates: [], annotations: [], exported: false, isTest: false,
+      inError: this.inError(d.name!),
+    });
+    this.ranges.push({ start: d.node.startIndex, end: d.node.endIndex });
+    this.rangeParent.push(rangeParent);
+    this.symbolOfDef.set(d.node.id, idx);
+    stack.push({ end: d.node.endIndex, sym: idx, qn: frame?.qn ?? '', kind: 'function', typeName: null });
   }
 
   private enclosingSymbol(stack: { sym: number }[]): number {
@@ -383,7 +558,9 @@ class FileExtractor {
 
   private signature(d: DefMatch): string {
     const node = d.node;
-    const end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
+    let end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
+    // A header broken by a syntax error (`class A:` then a def the parser could not read) ends where the error starts.
+    for (const e of this.errors) if (e.start > d.name!.endIndex && e.start < end) end = e.start;
     let text = this.signatureSource(node, d.name!, end);
     if (!d.body) text = text.trimStart().split('\n')[0];
     // Scala and Kotlin write `=` before an expression body: `def key: String = name`.
@@ -555,22 +732,7 @@ class FileExtractor {
   private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: BindingScopes): CallSite {
     const caller = this.symbolAt(c.call.startIndex);
     const receiver = c.receiver ? collapse(c.receiver.text, 120) : null;
-    let receiverType: string | null = null;
-    if (receiver && scopes.size) {
-      const key = receiver.replace(/\s+/g, '');
-      const field = this.selfMemberName(key);
-      const start = field !== null ? this.containerOf(caller) : caller;
-      const at = c.call.startIndex;
-      receiverType = bindingIn(scopes, key, start, this.rangeParent, at);
-      // `this.repo` is the field `repo` the class declares (`private Repo repo;`, `let session: Session`).
-      if (!receiverType && field !== null) {
-        const list = scopes.get(start)?.get(field);
-        if (list) receiverType = typeAt(list, at);
-      }
-      // A type that is itself bound is a generic parameter standing for its constraint (`t: T.Type`, `<T: Command>`).
-      if (receiverType) receiverType = bindingIn(scopes, receiverType, caller, this.rangeParent, at) ?? receiverType;
-    }
-    if (receiver && !receiverType) receiverType = constructedType(receiver) ?? castType(receiver);
+    const receiverType = receiver ? this.receiverType(receiver, caller, c.call.startIndex, scopes) : null;
     return {
       caller,
       name: c.name.text,
@@ -579,6 +741,25 @@ class FileExtractor {
       line: c.call.startPosition.row + 1,
       inError: this.inError(c.call),
     };
+  }
+
+  /** The type of a receiver as written at `at` in symbol `from`: its binding, the field it names, or what it constructs or casts to. */
+  private receiverType(receiver: string, from: number, at: number, scopes: BindingScopes): string | null {
+    let type: string | null = null;
+    if (scopes.size) {
+      const key = receiver.replace(/\s+/g, '');
+      const field = this.selfMemberName(key);
+      const start = field !== null ? this.containerOf(from) : from;
+      type = bindingIn(scopes, key, start, this.rangeParent, at);
+      // `this.repo` is the field `repo` the class declares (`private Repo repo;`, `let session: Session`).
+      if (!type && field !== null) {
+        const list = scopes.get(start)?.get(field);
+        if (list) type = typeAt(list, at);
+      }
+      // A type that is itself bound is a generic parameter standing for its constraint (`t: T.Type`, `<T: Command>`).
+      if (type) type = bindingIn(scopes, type, from, this.rangeParent, at) ?? type;
+    }
+    return type ?? constructedType(receiver) ?? castType(receiver);
   }
 
   private inheritRefs(list: { node: Node; kind: 'extends' | 'implements' }[]): InheritRef[] {
@@ -634,6 +815,136 @@ class FileExtractor {
     }
   }
 
+  /**
+   * Registrations (src/extract/registrations.ts): a route starts from its endpoint symbol, a hook or
+   * event from the symbol around the call; the callback is the decorated definition or the named one.
+   */
+  private registrations(regs: RegMatch[], scopes: BindingScopes): Registration[] {
+    const out: Registration[] = [];
+    for (const r of regs) {
+      const route = isRoute(r);
+      const literal = route ? null : r.hook ?? r.event;
+      if (!route && !literal) continue;
+      const symbol = route ? this.symbolOfDef.get(r.node.id) : this.symbolAt(r.node.startIndex);
+      if (symbol === undefined) continue;
+      const handler = r.handler ? this.symbolOfName.get(r.handler.id) ?? -1 : -1;
+      const callback = handler >= 0 ? { name: this.symbols[handler].name, receiver: null, literal: false }
+        : r.callback ? callbackRef(r.callback.text) : null;
+      const kind = route ? 'route' : r.hook ? hookKind(r.verb?.text ?? '') : 'event';
+      const name = route ? this.symbols[symbol].name : literalText(literal!.text);
+      if (!name) continue;
+      const callbackType = callback?.receiver ? this.receiverType(callback.receiver, symbol, r.node.startIndex, scopes) : null;
+      out.push({ symbol, kind, name, callback, callbackType, handler, line: r.node.startPosition.row + 1, inError: this.inError(r.node) });
+    }
+    return out.sort((a, b) => a.line - b.line || a.symbol - b.symbol);
+  }
+
+  private fireSite(f: { node: Node; literal: Node; verb: Node | null; kind: 'hook' | 'event' }): FireSite | null {
+    const name = literalText(f.literal.text);
+    if (!name) return null;
+    return { symbol: this.symbolAt(f.node.startIndex), kind: f.kind === 'hook' ? hookKind(f.verb?.text ?? '') : 'event', name,
+      line: f.node.startPosition.row + 1, inError: this.inError(f.node) };
+  }
+
+  /**
+   * Reads and writes (src/extract/accesses.ts) by the functions, methods and endpoints around them. A
+   * member access is kept when its receiver can be resolved later (self, a bound type, a capitalised
+   * name) or its name is a constant's; a bare name when it is a constant, a top-level definition of
+   * this file, a declared global, or a field of the enclosing type (Java's implicit `this`). A callee
+   * (`obj.method` in `obj.method()`) or a callback is no read. One access per function, kind, receiver and name.
+   */
+  private accesses(n: AccessNodes, calls: { name: Node; receiver: Node | null }[], callbacks: Node[], scopes: BindingScopes,
+    globals: Node[]): Access[] {
+    // A callee (`obj.method` of `obj.method()`) or a registered callback (`s.handle`) is no data.
+    const callees = new Set([...calls.map((c) => `${(c.receiver ?? c.name).startIndex}:${c.name.endIndex}`),
+      ...callbacks.map((c) => `${c.startIndex}:${c.endIndex}`)]);
+    const written = new Set(n.writes.map((w) => `${w.startIndex}:${w.endIndex}`));
+    const topLevel = new Set(this.symbols.filter((s) => s.parent === 0 && s.kind === 'constant').map((s) => s.name));
+    const declaredGlobal = new Set(globals.map((g) => `${this.symbolAt(g.startIndex)}:${g.text}`));
+    const out = new Map<string, Access>();
+    const perSymbol = new Map<number, number>();
+    const add = (a: Access) => {
+      const key = `${a.symbol}\0${a.kind}\0${a.what}\0${a.receiver}\0${a.name}`;
+      const count = perSymbol.get(a.symbol) ?? 0;
+      if (out.has(key) || count >= MAX_ACCESSES_PER_SYMBOL) return;
+      perSymbol.set(a.symbol, count + 1);
+      out.set(key, a);
+    };
+    const accessor = (node: Node, constants = false) => {
+      const sym = this.symbolAt(node.startIndex);
+      const kind = this.symbols[sym].kind;
+      return kind === 'function' || kind === 'method' || kind === 'endpoint' || (constants && kind === 'constant') ? sym : -1;
+    };
+    const base = (node: Node, sym: number) => ({ symbol: sym, line: node.startPosition.row + 1, inError: this.inError(node) });
+    for (const [kind, nodes] of [['write', n.writes], ['read', n.reads]] as [AccessKind, Node[]][]) {
+      for (const node of nodes) {
+        const range = `${node.startIndex}:${node.endIndex}`;
+        if (kind === 'read' && (written.has(range) || callees.has(range))) continue;
+        const sym = accessor(node);
+        if (sym < 0) continue;
+        const parts = memberParts(node);
+        // `User.self` (Swift's metatype) names the type, not a field.
+        if (!parts || (parts.receiver !== null && this.spec.selfNames.includes(parts.name))) continue;
+        if (parts.receiver === null) {
+          const field = this.fieldOfEnclosingType(parts.name, sym, scopes);
+          if (field) add({ ...base(node, sym), kind, what: 'field', name: parts.name, receiver: field, receiverType: null });
+          else if (isConstantName(parts.name) || topLevel.has(parts.name) || declaredGlobal.has(`${sym}:${parts.name}`)) {
+            add({ ...base(node, sym), kind, what: 'global', name: parts.name, receiver: null, receiverType: null });
+          }
+          continue;
+        }
+        const receiverType = this.receiverType(parts.receiver, sym, node.startIndex, scopes);
+        const self = this.spec.selfNames.includes(parts.receiver.replace(/\s+/g, ''));
+        if (!self && !receiverType && !isConstantName(parts.name) && !/^[A-Z]\w*$/.test(parts.receiver)) continue;
+        add({ ...base(node, sym), kind, what: 'field', name: parts.name, receiver: parts.receiver, receiverType: self ? null : receiverType });
+      }
+    }
+    for (const node of n.sql) {
+      const sym = accessor(node, true);
+      if (sym < 0) continue;
+      for (const t of sqlTables(literalText(node.text))) add({ ...base(node, sym), kind: t.kind, what: 'table', name: t.table, receiver: null, receiverType: null });
+    }
+    for (const m of n.models) {
+      const sym = accessor(m.node);
+      const name = normalizeTypeName(m.node.text);
+      if (sym < 0 || !name) continue;
+      add({ ...base(m.node, sym), kind: methodAccess(m.method?.text ?? ''), what: 'model', name, receiver: null, receiverType: null });
+    }
+    for (const t of n.tables) {
+      const sym = accessor(t.node, true);
+      const name = literalText(t.node.text);
+      if (sym < 0 || !/^[A-Za-z_][\w$]*$/.test(name)) continue;
+      add({ ...base(t.node, sym), kind: methodAccess(t.method?.text ?? ''), what: 'table', name, receiver: null, receiverType: null });
+    }
+    return [...out.values()].sort((a, b) => a.line - b.line || a.symbol - b.symbol);
+  }
+
+  /**
+   * `self.name` when `name` is a field the enclosing type declares (`@binding.field`), in a language
+   * where a bare name reaches members (Java's and Swift's implicit `this`); elsewhere a bare name is a
+   * local (Rust's `skip = Some(..)` beside a field `skip`).
+   */
+  private fieldOfEnclosingType(name: string, sym: number, scopes: BindingScopes): string | null {
+    if (!this.spec.bareCallsReachMembers) return null;
+    const container = this.containerOf(sym);
+    if (container === sym || !CONTAINER_KINDS.has(this.symbols[container].kind)) return null;
+    const self = this.spec.selfNames[0];
+    const spelled = this.spec.fieldAccess?.(name) ?? `${self}.${name}`;
+    return scopes.get(container)?.has(spelled) ? self : null;
+  }
+
+  /** Classes that declare their table (`__tablename__`, `$table`, `@Table(name = ...)`). */
+  private tableDeclarations(declared: { node: Node; owner: Node | null }[]): TableDeclaration[] {
+    const out: TableDeclaration[] = [];
+    for (const d of declared) {
+      const owner = d.owner ? this.symbolOfName.get(d.owner.id) ?? -1 : this.containerOf(this.symbolAt(d.node.startIndex));
+      const table = literalText(d.node.text);
+      if (owner <= 0 || !CONTAINER_KINDS.has(this.symbols[owner].kind) || !/^[A-Za-z_][\w$.]*$/.test(table)) continue;
+      out.push({ symbol: owner, table: table.slice(table.lastIndexOf('.') + 1), line: d.node.startPosition.row + 1 });
+    }
+    return out;
+  }
+
   private imports(nodes: Node[]): ExtractedImport[] {
     const out: ExtractedImport[] = [];
     for (const node of nodes) {
@@ -653,6 +964,30 @@ interface Binding {
   field: boolean;
   /** The field's name when the source does not write one (`@binding.position`: a tuple struct's `0`). */
   written?: string;
+}
+
+/** The nodes the data-access patterns captured (queries/README.md, "Data access"). */
+interface AccessNodes {
+  reads: Node[];
+  writes: Node[];
+  sql: Node[];
+  models: { node: Node; method: Node | null }[];
+  tables: { node: Node; method: Node | null }[];
+  declared: { node: Node; owner: Node | null }[];
+}
+
+/**
+ * A member access's receiver and name (`self.total` -> self, total; `$this->repo` -> $this, repo;
+ * Swift's `.suffix` without its dot), or a bare name; null when the name is no identifier.
+ */
+function memberParts(node: Node): { receiver: string | null; name: string } | null {
+  if (node.namedChildCount < 2) return /^[A-Za-z_$][\w$]*$/.test(node.text) ? { receiver: null, name: node.text } : null;
+  const first = node.namedChild(0)!;
+  const last = node.namedChild(node.namedChildCount - 1)!;
+  const name = last.text.replace(/^[^\w]+/, '');
+  // `Foo::class`, `Foo.class`: the class itself, not a member of it.
+  if (!/^[A-Za-z_$][\w$]*$/.test(name) || name === 'class') return null;
+  return { receiver: collapse(first.text, 120), name };
 }
 
 /** Per scope symbol: variable -> its bindings in source order. */
@@ -722,6 +1057,20 @@ function withoutRepeats<T extends { name: Node; receiver: Node | null }>(calls: 
     if (!prev || receiverLength(c) > receiverLength(prev)) byStart.set(c.name.startIndex, c);
   }
   return byStart.size === calls.length ? calls : [...byStart.values()];
+}
+
+function isRoute(r: RegMatch): boolean {
+  return r.routes.length > 0 || r.bare !== null;
+}
+
+/** The route prefix declared on the nearest type around a registration (`@RequestMapping("/users")`), if any. */
+function prefixOf(node: Node, prefixes: Map<number, Node>): Node | null {
+  if (!prefixes.size) return null;
+  for (let n = node.parent; n; n = n.parent) {
+    const p = prefixes.get(n.id);
+    if (p) return p;
+  }
+  return null;
 }
 
 /** A positional field's index: how many earlier children of its parent have the same field name. */

@@ -1,5 +1,7 @@
 import type { ImportSpec, SymbolKind, Visibility } from '../lang/types.js';
 import type { FileTerms } from '../retrieve/terms.js';
+import type { FireSite, Registration } from './registrations.js';
+import type { Access, TableDeclaration } from './accesses.js';
 import type { SecretFinding } from '../secrets/scan.js';
 
 export interface ExtractedSymbol {
@@ -68,6 +70,14 @@ export interface FileExtract {
   calls: CallSite[];
   inherits: InheritRef[];
   imports: ExtractedImport[];
+  /** Callbacks registered under literal names (routes, hooks, events); routes also have an endpoint symbol. */
+  registrations: Registration[];
+  /** Places that fire a hook or event by name (`do_action('init')`, `emitter.emit('data')`). */
+  fires: FireSite[];
+  /** Reads and writes of fields, globals, tables and models by the file's functions. */
+  accesses: Access[];
+  /** Classes that declare the table they map. */
+  tables: TableDeclaration[];
 }
 
 /** Why a file's content kept it out of the index. */

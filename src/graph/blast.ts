@@ -2,8 +2,9 @@ import type Database from 'better-sqlite3';
 import { plural } from '../words.js';
 import { CgError } from '../errors.js';
 import type { SymbolInfo } from '../store/queries.js';
-import { dependents, pathTo, rankDependents, type Reach, type Relation } from './impact.js';
+import { DEPENDENT_RELATIONS, dependents, pathTo, rankDependents, type Reach, type Relation } from './impact.js';
 import { changeTargets, type ChangeInput, type ChangedSymbol } from './targets.js';
+import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
 
 /** A symbol as the impact answers show it: enough to open it, not its whole record. */
 export interface SymbolRef {
@@ -45,19 +46,22 @@ export const DEFAULT_IMPACT_DEPTH = 3;
 
 /**
  * What kind of change the blast radius is for (Bombe §5 change_type), and so which dependents it can
- * break: a signature change breaks the call sites (every direct caller must change; their callers only
- * if those change in turn); a behaviour change reaches the callers and the tests that reach them; a
- * deletion breaks every reference, imports and subtypes included. `any` follows every relation and
+ * break: a signature change breaks the call sites, the methods that override it and the registrations
+ * that call it back (every direct one must change; their callers only if those change in turn); a
+ * behaviour change reaches the callers (hooks fired and dynamic dispatch included), registrations, the
+ * code that reads or writes what changed, and the tests that reach them; a deletion breaks every
+ * reference, imports, subtypes and overrides included. `any` follows every relation and
  * counts an import of the symbol's class or module as reaching it (`cg impact`, tests_for).
  */
 export const CHANGE_TYPES = ['signature', 'behavior', 'delete', 'any'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 const CHANGE_WALK: Record<ChangeType, { relations: readonly Relation[]; containerImports: boolean }> = {
-  signature: { relations: ['calls'], containerImports: false },
-  behavior: { relations: ['calls', 'tests'], containerImports: false },
-  delete: { relations: ['calls', 'imports', 'extends', 'implements', 'tests'], containerImports: false },
-  any: { relations: ['calls', 'imports', 'extends', 'implements', 'tests'], containerImports: true },
+  // Overrides must keep the signature they override; a registration calls the callback with one.
+  signature: { relations: ['calls', 'overrides', 'registers'], containerImports: false },
+  behavior: { relations: ['calls', 'registers', 'reads', 'writes', 'tests'], containerImports: false },
+  delete: { relations: DEPENDENT_RELATIONS, containerImports: false },
+  any: { relations: DEPENDENT_RELATIONS, containerImports: true },
 };
 export const MAX_IMPACT_DEPTH = 6;
 
@@ -85,7 +89,8 @@ function requireChanges(input: ChangeInput): void {
  * symbol through calls, imports or test edges within `depth` steps, strongest link first, each with
  * the chain that links it to the change.
  */
-export function testsFor(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string): TestsForResult {
+export function testsFor(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string,
+  lowConfidence = DEFAULT_LOW_CONFIDENCE): TestsForResult {
   requireChanges(input);
   const { changed, unmatched } = changeTargets(db, input, checkPath);
   const seeds = new Map(changed.map((c) => [c.symbol.id, c.symbol]));
@@ -98,6 +103,8 @@ export function testsFor(db: Database.Database, input: ChangeInput, depth: numbe
   const warnings: string[] = [];
   if (!changed.length) warnings.push('None of the inputs matched an indexed symbol or file; see unmatched.');
   else if (!tests.length) warnings.push(`No test reaches the change within ${depth} steps of calls, imports or test edges: run the whole suite, or raise max_depth.`);
+  warnings.push(...answerWarnings(db, { confidences: tests.filter((t) => t.depth > 0).map((t) => t.confidence),
+    files: [...changed.map((c) => c.symbol.file), ...tests.flatMap((t) => t.path.map((p) => p.file))] }, lowConfidence));
   return { changed: changed.map(changedRef), unmatched, tests, testFiles: testFiles(tests), depth, truncated: walk.truncated, warnings };
 }
 
@@ -137,8 +144,13 @@ export interface Dependent extends SymbolRef {
 export interface BlastRadius {
   targets: (SymbolRef & { reason: string })[];
   unmatched: { input: string; reason: string }[];
-  /** Depth 1, by relation: who calls, imports, extends or implements, or tests the targets directly. */
-  direct: Record<'callers' | 'importers' | 'subtypes' | 'tests', Dependent[]>;
+  /**
+   * Depth 1, by relation: who calls the targets (or, for an override, the method it overrides; or fires
+   * a hook they are registered under), imports them, extends, implements or overrides them, registers
+   * them as a callback (the endpoints that expose them, the hook registrations), reads or writes them (a
+   * model's fields or table, a constant), or tests them directly.
+   */
+  direct: Record<'callers' | 'importers' | 'subtypes' | 'registrations' | 'dataAccess' | 'tests', Dependent[]>;
   /** Depth 2 and beyond. */
   transitive: Dependent[];
   byDepth: Record<string, number>;
@@ -148,6 +160,8 @@ export interface BlastRadius {
   changeType: ChangeType;
   depth: number;
   truncated: boolean;
+  /** Uncertain dependents (counted) and partially parsed files in the answer (src/graph/warnings.ts). */
+  warnings: string[];
   /** With the graph option: the dependents and the edges that reached them (dependent → what it depends on). */
   graph?: { nodes: { id: number; symbol: string; file: string; changed: boolean }[]; edges: { from: number; to: number; relation: Relation }[] };
 }
@@ -160,6 +174,8 @@ export interface BlastOptions {
    * (graphScore; transitive dependents sorted by it) and give that graph (nodes and edges) with the answer.
    */
   graph?: boolean;
+  /** Relations at or below this confidence are counted in a warning (config warnings.lowConfidence). */
+  lowConfidence?: number;
 }
 
 export function blastRadius(db: Database.Database, input: ChangeInput, depth: number, checkPath: (p: string) => string,
@@ -200,15 +216,19 @@ export function blastRadius(db: Database.Database, input: ChangeInput, depth: nu
   return {
     targets: changed.map(changedRef), unmatched,
     direct: {
-      callers: direct.filter((d) => d.relation === 'calls' && !d.isTest),
+      callers: direct.filter((d) => (d.relation === 'calls' || d.relation === 'calls-overridden' || d.relation === 'fires') && !d.isTest),
       importers: direct.filter((d) => d.relation === 'imports' && !d.isTest),
-      subtypes: direct.filter((d) => d.relation === 'extends' || d.relation === 'implements'),
+      subtypes: direct.filter((d) => d.relation === 'extends' || d.relation === 'implements' || d.relation === 'overrides'),
+      registrations: direct.filter((d) => d.relation === 'registers' && !d.isTest),
+      dataAccess: direct.filter((d) => (d.relation === 'reads' || d.relation === 'writes') && !d.isTest),
       tests: direct.filter((d) => d.isTest),
     },
     transitive: all.filter((d) => d.depth > 1),
     byDepth, affectedFiles, tests,
     risk: risk(changed.map((c) => c.symbol), all, affectedFiles, tests),
     changeType, depth, truncated: walk.truncated, ...(graph ? { graph } : {}),
+    warnings: answerWarnings(db, { confidences: all.map((d) => d.confidence), files: [...changed.map((c) => c.symbol.file), ...all.map((d) => d.file)] },
+      opts.lowConfidence ?? DEFAULT_LOW_CONFIDENCE),
   };
 }
 

@@ -1,16 +1,20 @@
 import type Database from 'better-sqlite3';
-import { edgesTo, symbolById, type SymbolInfo } from '../store/queries.js';
+import { edgesFrom, edgesTo, symbolById, type SymbolInfo } from '../store/queries.js';
+import { firedBy } from './dispatch.js';
 import { RankGraph, type WeightedEdge } from './pagerank.js';
 
 /**
  * What depends on a set of symbols: a breadth-first walk against the direction of the edges (who
  * calls it, who imports it or the class or module holding it, who extends or implements it, which
- * tests exercise it), each symbol reached once at its smallest depth, with the path that reached it.
- * Tests are end points: the walk does not continue from a test into the tests that call it. Both
- * `get_blast_radius` and `tests_for` are views of this one walk.
+ * methods override it, which endpoint or code registers it as a callback and which code fires the hook
+ * or event it is registered under, which code reads or writes it (a type's fields, a constant, a table's
+ * model class), which tests exercise it), each symbol reached once at its smallest depth, with
+ * the path that reached it. A method that overrides another also runs where that one is called
+ * (`calls-overridden`: dynamic dispatch). Tests are end points: the walk does not continue from a test
+ * into the tests that call it. Both `get_blast_radius` and `tests_for` are views of this one walk.
  */
-export const DEPENDENT_RELATIONS = ['calls', 'imports', 'extends', 'implements', 'tests'] as const;
-export type Relation = (typeof DEPENDENT_RELATIONS)[number];
+export const DEPENDENT_RELATIONS = ['calls', 'imports', 'extends', 'implements', 'overrides', 'registers', 'reads', 'writes', 'tests'] as const;
+export type Relation = (typeof DEPENDENT_RELATIONS)[number] | 'calls-overridden' | 'fires';
 
 export interface Reach {
   symbol: SymbolInfo;
@@ -86,20 +90,34 @@ export function dependents(db: Database.Database, seeds: SymbolInfo[], opts: Dep
 
 /** An import says a file can use a name, not that a given path runs it: weaker than a call (as test imports in the resolver). */
 const IMPORT_WEIGHT = 0.6;
+/** A call of the overridden method runs the override only for objects of the overriding type: weaker than a call. */
+const DISPATCH_WEIGHT = 0.6;
 
 /**
  * Edges into a symbol. Imports name a file's module or a top-level definition, so a method is also
  * reached by whoever imports its class or its module (at the import's confidence, scaled down: an
- * import of the module is weaker evidence than a call).
+ * import of the module is weaker evidence than a call). Following calls also follows the code that
+ * fires a hook or event the symbol is registered under, and the callers of the method it overrides.
  */
 function incoming(db: Database.Database, sym: SymbolInfo, get: (id: number) => SymbolInfo | null, relations: readonly Relation[],
   containerImports: boolean): { src: number; kind: Relation; line: number | null; confidence: number }[] {
   const out = edgesTo(db, sym.id, [...relations]).map((e) => ({ src: e.src, kind: e.kind as Relation, line: e.line,
     confidence: e.kind === 'imports' ? e.confidence * IMPORT_WEIGHT : e.confidence }));
-  if (!containerImports || !relations.includes('imports')) return out;
-  for (let p = sym.parentId === null ? null : get(sym.parentId); p; p = p.parentId === null ? null : get(p.parentId)) {
-    const weight = IMPORT_WEIGHT * (p.kind === 'module' ? 0.5 : 0.8);
-    for (const e of edgesTo(db, p.id, ['imports'])) out.push({ src: e.src, kind: 'imports', line: e.line, confidence: e.confidence * weight });
+  if (containerImports && relations.includes('imports')) {
+    for (let p = sym.parentId === null ? null : get(sym.parentId); p; p = p.parentId === null ? null : get(p.parentId)) {
+      const weight = IMPORT_WEIGHT * (p.kind === 'module' ? 0.5 : 0.8);
+      for (const e of edgesTo(db, p.id, ['imports'])) out.push({ src: e.src, kind: 'imports', line: e.line, confidence: e.confidence * weight });
+    }
+  }
+  if (!relations.includes('calls')) return out;
+  for (const f of firedBy(db, sym.id)) out.push({ src: f.id, kind: 'fires', line: f.line, confidence: f.confidence });
+  const dispatched = relations.filter((r) => r === 'calls' || r === 'tests');
+  for (const o of edgesFrom(db, sym.id, ['overrides'])) {
+    if (o.dst === null) continue;
+    for (const e of edgesTo(db, o.dst, dispatched)) {
+      out.push({ src: e.src, kind: e.kind === 'tests' ? 'tests' : 'calls-overridden', line: e.line,
+        confidence: e.confidence * o.confidence * DISPATCH_WEIGHT });
+    }
   }
   return out;
 }

@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
 import { edgesFrom, edgesTo, findSymbolsByRef, symbolById, type SymbolInfo } from '../store/queries.js';
 import { traverse, type Hop } from './traverse.js';
+import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
+import { firedBy, firesInto } from './dispatch.js';
 
 export interface RefEntry extends SymbolInfo {
   /** The first call-site line: in the caller's file for callers, in the target's file for callees. */
@@ -11,16 +13,35 @@ export interface RefEntry extends SymbolInfo {
   depth: number;
   /** Qualified name of the symbol this one was reached through (the target at depth 1). */
   via: string;
+  /**
+   * How it is linked to `via`: `calls`; `registers` (an endpoint or the code that registers `via`
+   * as a callback, or the callback registered); `fires` (code that fires a hook or event `via` is
+   * registered under, or the callback it runs); in the hierarchy `extends`, `implements`, `overrides`.
+   */
+  relation: string;
+  /** What the edge names: the field read or written (`email`), the table (`table:users`), the route or hook (`action:init`). */
+  target?: string;
 }
 
 export interface RefsResult {
   target: SymbolInfo;
   callers?: RefEntry[];
   callees?: RefEntry[];
-  /** Types that extend or implement the target (transitively, to the depth asked). */
+  /**
+   * Types that extend or implement the target (transitively, to the depth asked); for a method, the
+   * methods that override or implement it.
+   */
   subtypes?: RefEntry[];
-  /** Types the target extends or implements. */
+  /** Types the target extends or implements; for a method, the methods it overrides or implements. */
   supertypes?: RefEntry[];
+  /** For a type, constant or module (with callers): the code that reads or writes it (`target`: the field or table). */
+  readers?: RefEntry[];
+  writers?: RefEntry[];
+  /** For a function or method (with callees): the types, constants and tables it reads or writes. */
+  reads?: RefEntry[];
+  writes?: RefEntry[];
+  /** Uncertain relations (counted) and partially parsed files in the answer (src/graph/warnings.ts). */
+  warnings: string[];
 }
 
 export interface RefsOptions {
@@ -30,6 +51,8 @@ export interface RefsOptions {
   fileGlob?: string;
   /** Also the inheritance edges: implementors and subclasses, and the types it extends or implements. */
   hierarchy?: boolean;
+  /** Warn about relations of this confidence or less (default 0.7). */
+  lowConfidence?: number;
   /** Only the implementors and subclasses (Bombe's direction "implementors"). */
   subtypes?: boolean;
   /** Only the types it extends or implements (Bombe's direction "supers"). */
@@ -52,25 +75,75 @@ export function pickSymbol(db: Database.Database, ref: string, fileGlob?: string
   return found[0];
 }
 
+const CALL_KINDS = ['calls', 'registers'];
+/** What data can be read or written through: types (their fields), constants, modules (their globals). */
+const DATA_HOLDERS = new Set(['class', 'struct', 'interface', 'enum', 'trait', 'type', 'constant', 'module']);
+
 export function symbolReferences(db: Database.Database, ref: string, opts: RefsOptions): RefsResult {
   const target = pickSymbol(db, ref, opts.fileGlob);
-  const result: RefsResult = { target };
-  const callers = (id: number): Hop[] => edgesTo(db, id, ['calls']).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence }));
-  const callees = (id: number): Hop[] => edgesFrom(db, id, ['calls'])
-    .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence }));
+  const result: RefsResult = { target, warnings: [] };
+  // Registrations and fired names count as calls: the endpoint or hook runs the callback.
+  const callers = (id: number): Hop[] => [
+    ...edgesTo(db, id, CALL_KINDS).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind, target: e.target })),
+    ...firedBy(db, id).map((f) => ({ id: f.id, line: f.line, confidence: f.confidence, relation: 'fires' })),
+  ];
+  const callees = (id: number): Hop[] => [
+    ...edgesFrom(db, id, CALL_KINDS).filter((e) => e.dst !== null)
+      .map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind, target: e.target })),
+    ...firesInto(db, id).map((f) => ({ id: f.id, line: f.line, confidence: f.confidence, relation: 'fires' })),
+  ];
   if (opts.callers) result.callers = entries(db, traverse(target.id, callers, opts.depth), target);
   if (opts.callees) result.callees = entries(db, traverse(target.id, callees, opts.depth), target);
-  const kinds = ['extends', 'implements'];
+  // Types extend and implement types; methods override methods: one walk serves both.
+  const kinds = ['extends', 'implements', 'overrides'];
   if (opts.hierarchy || opts.subtypes) {
-    const subs = (id: number): Hop[] => edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence }));
+    const subs = (id: number): Hop[] => edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind }));
     result.subtypes = entries(db, traverse(target.id, subs, opts.depth), target);
   }
   if (opts.hierarchy || opts.supertypes) {
     const supers = (id: number): Hop[] => edgesFrom(db, id, kinds)
-      .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence }));
+      .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind }));
     result.supertypes = entries(db, traverse(target.id, supers, opts.depth), target);
   }
+  const access = (kind: string, incoming: boolean) => dataAccess(db, target, kind, incoming);
+  if (opts.callers && DATA_HOLDERS.has(target.kind)) {
+    result.readers = access('reads', true);
+    result.writers = access('writes', true);
+  }
+  if (opts.callees && (target.kind === 'function' || target.kind === 'method' || target.kind === 'endpoint')) {
+    result.reads = access('reads', false);
+    result.writes = access('writes', false);
+  }
+  const shown = [result.callers, result.callees, result.subtypes, result.supertypes, result.readers, result.writers, result.reads,
+    result.writes].flatMap((l) => l ?? []);
+  result.warnings = answerWarnings(db, { confidences: shown.map((e) => e.confidence), files: [target.file, ...shown.map((e) => e.file)] },
+    opts.lowConfidence ?? DEFAULT_LOW_CONFIDENCE);
   return result;
+}
+
+/**
+ * Data access, one step: who reads or writes a type, constant or module (incoming), or what a function
+ * reads or writes. One entry per symbol, its `target` listing every field or table it touches.
+ */
+function dataAccess(db: Database.Database, target: SymbolInfo, kind: string, incoming: boolean): RefEntry[] {
+  const edges = incoming ? edgesTo(db, target.id, [kind]).map((e) => ({ ...e, other: e.src }))
+    : edgesFrom(db, target.id, [kind]).filter((e) => e.dst !== null).map((e) => ({ ...e, other: e.dst! }));
+  const by = new Map<number, { lines: number[]; confidence: number; targets: string[] }>();
+  for (const e of edges) {
+    const x = by.get(e.other) ?? { lines: [], confidence: 0, targets: [] };
+    if (e.line !== null && !x.lines.includes(e.line)) x.lines.push(e.line);
+    x.confidence = Math.max(x.confidence, e.confidence);
+    if (e.target && !x.targets.includes(e.target)) x.targets.push(e.target);
+    by.set(e.other, x);
+  }
+  const out: RefEntry[] = [];
+  for (const [id, x] of by) {
+    const s = symbolById(db, id);
+    if (!s) continue;
+    out.push({ ...s, line: x.lines[0] ?? null, lines: x.lines, confidence: Math.round(x.confidence * 1000) / 1000, depth: 1,
+      via: target.qualifiedName, relation: kind, ...(x.targets.length ? { target: x.targets.join(', ') } : {}) });
+  }
+  return out.sort((a, b) => b.confidence - a.confidence || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0));
 }
 
 function entries(db: Database.Database, reached: ReturnType<typeof traverse>, target: SymbolInfo): RefEntry[] {
@@ -80,7 +153,8 @@ function entries(db: Database.Database, reached: ReturnType<typeof traverse>, ta
     const s = symbolById(db, r.id);
     if (!s) continue;
     names.set(s.id, s.qualifiedName);
-    out.push({ ...s, line: r.lines[0] ?? null, lines: r.lines, confidence: Math.round(r.confidence * 1000) / 1000, depth: r.depth, via: '' });
+    out.push({ ...s, line: r.lines[0] ?? null, lines: r.lines, confidence: Math.round(r.confidence * 1000) / 1000, depth: r.depth, via: '',
+      relation: r.relation ?? 'calls', ...(r.target ? { target: r.target } : {}) });
   }
   const viaOf = new Map(reached.map((r) => [r.id, r.via]));
   for (const e of out) e.via = names.get(viaOf.get(e.id)!) ?? '';

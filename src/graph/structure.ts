@@ -43,8 +43,9 @@ export async function repoMap(db: Database.Database, opts: { folder: string | nu
   const per = opts.symbolsPerFile ?? SYMBOLS_PER_FILE;
   const folder = opts.folder ? opts.folder.replace(/\/+$/, '') : null;
   const like = folder ? `${folder.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` : '%';
-  // The map is of code: documents (indexed for search) have no calls or imports to rank them by.
-  const rows = db.prepare(`SELECT id, path, language, loc, pagerank FROM files WHERE path LIKE ? ESCAPE '\\'
+  // The map is of code: documents (indexed for search) have no calls or imports to rank them by, and external
+  // declarations (installed dependencies) are not the repository's.
+  const rows = db.prepare(`SELECT id, path, language, loc, pagerank FROM files WHERE path LIKE ? ESCAPE '\\' AND external = 0
     AND language NOT IN (SELECT value FROM json_each(?)) ORDER BY pagerank DESC, path`).raw().all(like, JSON.stringify(DOCUMENT_FORMATS)) as
     [number, string, string, number, number][];
   const count = await tokenCounter();

@@ -3,6 +3,10 @@ export interface Hop {
   id: number;
   line: number | null;
   confidence: number;
+  /** What the edge is (`calls`, `registers`, `fires`...), when the walk follows several kinds. */
+  relation?: string;
+  /** What of the other end the edge names: a field, a table, a route or hook (`kind:name`). */
+  target?: string | null;
 }
 
 export interface Reached {
@@ -15,6 +19,9 @@ export interface Reached {
   lines: number[];
   /** Product of edge confidences along the path that first reached it. */
   confidence: number;
+  /** The relation and target of the edge that first reached it. */
+  relation?: string;
+  target?: string | null;
 }
 
 export function traverse(start: number, neighbors: (id: number) => Hop[], maxDepth: number, limit = 1000): Reached[] {
@@ -35,7 +42,8 @@ export function traverse(start: number, neighbors: (id: number) => Hop[], maxDep
           continue;
         }
         if (seen.size >= limit) return [...seen.values()];
-        seen.set(hop.id, { id: hop.id, depth, via: from.id, lines: hop.line === null ? [] : [hop.line], confidence: conf });
+        seen.set(hop.id, { id: hop.id, depth, via: from.id, lines: hop.line === null ? [] : [hop.line], confidence: conf,
+          ...(hop.relation ? { relation: hop.relation } : {}), ...(hop.target ? { target: hop.target } : {}) });
         next.push({ id: hop.id, confidence: conf });
       }
     }

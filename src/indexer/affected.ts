@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FileExtract } from '../extract/types.js';
+import { tableKey } from '../extract/accesses.js';
 
 /**
  * Which files must be re-resolved after some files changed. Resolution of a reference reads only:
@@ -13,7 +14,9 @@ import type { FileExtract } from '../extract/types.js';
  *     `export { x } from`, `pub use`), or it imports from a file whose imports changed (wildcards).
  *     References never see another file's imports but through their own file's imports, so a new
  *     `use std::task::Poll` in one file does not re-resolve every file that calls something `Poll`, or
- *   - an import of it names an added or removed file's module (an external import can turn internal).
+ *   - an import of it names an added or removed file's module (an external import can turn internal),
+ *   - it defines a method named like a changed definition (the method it overrides may have changed),
+ *   - it reads or writes a table that a changed file's class declares, or that a changed class is named like.
  * Editing a function's body changes none of these, so only the edited file is re-resolved. Changes to
  * supertypes reach further (every subtype's method lookups), so the caller re-resolves everything when
  * the changed files' own inheritance edges differ. test/incremental.test.ts checks the result against
@@ -30,16 +33,19 @@ export interface ChangeFootprint {
   importers: Set<number>;
   /** Inheritance edges written in the changed files before the change, as comparable keys. */
   inherits: Set<string>;
+  /** Tables that classes of the changed files declared before or declare now (`__tablename__`...). */
+  tables: Set<string>;
 }
 
 export function emptyFootprint(): ChangeFootprint {
-  return { names: new Set(), importNames: new Set(), modules: new Set(), importers: new Set(), inherits: new Set() };
+  return { names: new Set(), importNames: new Set(), modules: new Set(), importers: new Set(), inherits: new Set(), tables: new Set() };
 }
 
 /** What other files can see of one file: its definitions and its imports, as comparable keys. */
 interface FileFace {
   symbols: Map<string, string>; // key -> qualified name
   imports: Map<string, string[]>; // key -> bound names
+  tables: Set<string>; // `class:table` of the tables its classes declare
 }
 
 function symbolKey(kind: string, qn: string, signature: string, isTest: boolean): string {
@@ -55,7 +61,9 @@ function boundNames(names: { name: string; alias?: string }[], alias: string | n
 }
 
 function faceFromDb(db: Database.Database, fileId: number): FileFace {
-  const face: FileFace = { symbols: new Map(), imports: new Map() };
+  const face: FileFace = { symbols: new Map(), imports: new Map(), tables: new Set() };
+  for (const [qn, table] of db.prepare(`SELECT s.qualified_name, r.name FROM refs r JOIN symbols s ON s.id = r.symbol_id
+    WHERE r.file_id = ? AND r.kind = 'table'`).raw().all(fileId) as [string, string][]) face.tables.add(`${qn}:${table}`);
   for (const [kind, qn, signature, isTest] of db.prepare('SELECT kind, qualified_name, signature, is_test FROM symbols WHERE file_id = ?')
     .raw().all(fileId) as [string, string, string, number][]) {
     face.symbols.set(symbolKey(kind, qn, signature, isTest === 1), qn);
@@ -69,7 +77,7 @@ function faceFromDb(db: Database.Database, fileId: number): FileFace {
 }
 
 function faceFromExtract(x: FileExtract): FileFace {
-  const face: FileFace = { symbols: new Map(), imports: new Map() };
+  const face: FileFace = { symbols: new Map(), imports: new Map(), tables: new Set(x.tables.map((t) => `${x.symbols[t.symbol].qualifiedName}:${t.table}`)) };
   for (const s of x.symbols) face.symbols.set(symbolKey(s.kind, s.qualifiedName, s.signature, s.isTest), s.qualifiedName);
   for (const i of x.imports) {
     face.imports.set(importKey(i.module, JSON.stringify(i.names), i.alias ?? null, !!i.wildcard, !!i.reexport),
@@ -92,6 +100,7 @@ export function recordRemoved(db: Database.Database, fileId: number, path: strin
   const face = faceFromDb(db, fileId);
   for (const qn of face.symbols.values()) addQualified(fp.names, qn);
   for (const names of face.imports.values()) for (const n of names) fp.importNames.add(n);
+  for (const t of face.tables) fp.tables.add(t.slice(t.lastIndexOf(':') + 1));
   for (const f of importersOf(db, fileId)) fp.importers.add(f);
   addModule(path, fp);
   for (const k of inheritanceKeys(db, [fileId])) fp.inherits.add(k);
@@ -102,6 +111,7 @@ export function recordAdded(x: FileExtract, fp: ChangeFootprint): void {
   const face = faceFromExtract(x);
   for (const qn of face.symbols.values()) addQualified(fp.names, qn);
   for (const names of face.imports.values()) for (const n of names) fp.importNames.add(n);
+  for (const t of face.tables) fp.tables.add(t.slice(t.lastIndexOf(':') + 1));
   addModule(x.path, fp);
 }
 
@@ -120,6 +130,7 @@ export function recordModified(db: Database.Database, fileId: number, x: FileExt
       for (const n of names) fp.importNames.add(n);
       importsChanged = true;
     }
+    for (const t of a.tables) if (!b.tables.has(t)) fp.tables.add(t.slice(t.lastIndexOf(':') + 1));
   }
   if (importsChanged) for (const f of importersOf(db, fileId)) fp.importers.add(f);
   for (const k of inheritanceKeys(db, [fileId])) fp.inherits.add(k);
@@ -156,6 +167,24 @@ export function affectedFiles(db: Database.Database, changed: number[], fp: Chan
       if (out.has(fileId)) continue;
       if (fp.names.has(name) || (receiverType && (fp.names.has(last(receiverType)) || fp.names.has(head(receiverType))))
         || (receiver && (fp.names.has(head(receiver)) || fp.names.has(last(receiver))))) out.add(fileId);
+    }
+  }
+  if (names.length) {
+    // An override links a method to the same-named method of a supertype: a definition of that name
+    // added, removed or altered anywhere may change the overrides of the methods so named.
+    // One indexed lookup per name (symbols_name is case-insensitive); a scan when there are many.
+    const exact = new Set(names);
+    const byName = db.prepare("SELECT file_id, name FROM symbols WHERE name = ? COLLATE NOCASE AND kind = 'method'").raw();
+    const rows = names.length > 40
+      ? db.prepare("SELECT file_id, name FROM symbols WHERE kind = 'method'").raw().all() as [number, string][]
+      : names.flatMap((n) => byName.all(n) as [number, string][]);
+    for (const [fileId, name] of rows) if (exact.has(name)) out.add(fileId);
+  }
+  // A table access resolves to the class that declares the table, or to one named like it.
+  const keys = new Set([...fp.tables, ...names].map(tableKey));
+  if (keys.size) {
+    for (const [fileId, name] of db.prepare(`SELECT file_id, name FROM refs WHERE detail = '{"what":"table"}'`).raw().all() as [number, string][]) {
+      if (keys.has(tableKey(name))) out.add(fileId);
     }
   }
   const words = [...new Set([...names, ...fp.importNames, ...fp.modules])];

@@ -24,6 +24,8 @@ import { fileHistory } from '../repo/git.js';
 import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './vectors.js';
 import path from 'node:path';
 import { languageForFile } from '../lang/registry.js';
+import { indexExternal } from './external.js';
+import { isManifest } from '../deps/manifests.js';
 
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
@@ -101,8 +103,8 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
     const log = readLog(root, Number(meta.changelog_offset ?? 0));
     const state = captureState(root, config, Number(meta.changelog_offset ?? 0));
     state.logEnd = log.end; // records after what was read are applied next time
-    const plan = planCandidates(root, meta, log, state);
-    const fileCount = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number);
+    const plan = planCandidates(root, meta, log, state, hasExternalFiles(db));
+    const fileCount = (db.prepare('SELECT COUNT(*) FROM files WHERE external = 0').pluck().get() as number);
     // Only paths in a language cg parses are work; docs, CI files and changelogs cost nothing (ignore files
     // that change what is indexed already force a rebuild through plan.rebuild).
     const sourcePaths = plan.paths ? [...plan.paths].filter((p) => languageForFile(p)).length : 0;
@@ -156,7 +158,7 @@ async function rebuild(root: string, config: Config, onProgress: (p: BuildProgre
 
 
 /** Which paths may differ from the index, from git and the change log; or why to rescan or rebuild. */
-function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState): Plan {
+function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState, externals: boolean): Plan {
   if (meta.config_hash !== state.configHash) return { paths: null, rebuild: 'the configuration or the secrets allowlist changed', rescan: null };
   const paths = new Set<string>();
   for (const e of log.entries) for (const p of e.record.paths ?? []) paths.add(p);
@@ -177,6 +179,8 @@ function planCandidates(root: string, meta: Meta, log: LogRead, state: RepoState
   for (const p of paths) if (RULE_FILES.test(p)) return rescan(`${p} changed`);
   // A snapshot carries no excludes hash (it is this machine's): only a recorded one that differs counts.
   if (meta.excludes_hash && meta.excludes_hash !== state.excludesHash) return rescan('core.excludesFile or .git/info/exclude changed');
+  // The installed dependencies follow the manifests and lockfiles: their declarations are indexed afresh.
+  if (externals) for (const p of paths) if (isManifest(p)) return { paths, rebuild: `${p} changed: the installed dependencies may have too`, rescan: null };
   return { paths, rebuild: null, rescan: null };
 }
 
@@ -192,6 +196,10 @@ interface Counts {
   /** How ranks were refreshed: from every row (cold) or from the previous ones with the changed files re-read (patched). */
   ranks?: RankRefresh['mode'];
   phasesMs?: ApplyPhases;
+}
+
+function hasExternalFiles(db: Database.Database): boolean {
+  return db.prepare('SELECT 1 FROM files WHERE external = 1 LIMIT 1').get() !== undefined;
 }
 
 /** When more than this share of files would be re-resolved, resolving all of them is as cheap. */
@@ -214,7 +222,8 @@ function inheritanceChanged(db: Database.Database, modifiedIds: number[], before
 async function applyIncremental(root: string, db: Database.Database, config: Config, meta: Meta, state: RepoState,
   candidates: Set<string> | null, onProgress: (p: BuildProgress) => void, extraction: ExtractionPool | undefined,
   started: number): Promise<Counts> {
-  const indexed = new Map((db.prepare('SELECT path, id, hash FROM files').raw().all() as [string, number, string][])
+  // Dependencies' declaration files are not the working tree's: no walk or change names them.
+  const indexed = new Map((db.prepare('SELECT path, id, hash FROM files WHERE external = 0').raw().all() as [string, number, string][])
     .map(([path, id, hash]) => [path, { id, hash }]));
   const wopts = walkOptions(config);
   let paths: Set<string>;
@@ -366,6 +375,13 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     writer.setHistory(history);
     if (meta.indexed_commit && state.head.kind === 'commit' && meta.indexed_commit !== state.head.commit) {
       writer.setHistory(addHistory(db, fileHistory(root, { range: `${meta.indexed_commit}..${state.head.commit}` })));
+    }
+    if (config.externals.enabled && changedIds.length) {
+      // New imports may name dependencies not indexed yet: only those are added.
+      const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
+      const ext = await indexExternal(root, db, writer, config, repoView(root, files), nextFileId, changedIds, extraction);
+      nextFileId += ext.added.length;
+      changedIds.push(...ext.added);
     }
     lap('write');
     onProgress({ phase: 'resolve', done: 0, total: 1 });

@@ -26,6 +26,7 @@ import { extractAll } from './extract-pool.js';
 import { acquireWriterLock } from './lock.js';
 import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { ensureInitialized } from './init.js';
+import { indexExternal } from './external.js';
 
 export const CG_VERSION = '0.1.0';
 
@@ -136,10 +137,15 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
       onProgress({ phase: 'parse', done, total: jobs.length });
     });
 
+    if (config.externals.enabled) {
+      // Dependencies' declarations, after the repository's files (their imports say which are needed).
+      await indexExternal(root, db, writer, config, repoView(root, new Set(fileIds.keys())), walk.files.length + 1, null);
+    }
     lap('extract');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const resolveRows = loadResolveRows(db);
-    const resolved = resolveAll(resolveInputFrom(db, resolveRows), repoView(root, new Set(fileIds.keys())));
+    const allPaths = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
+    const resolved = resolveAll(resolveInputFrom(db, resolveRows), repoView(root, allPaths));
     let ranks: RankRefresh | null = null;
     db.transaction(() => {
       writer.addEdges(resolved.edges);

@@ -52,8 +52,8 @@ export function configHash(root: string, config: Config): string {
   } catch {
     /* no allowlist */
   }
-  const { maxFileBytes, exclude, vendorDirs, secrets } = config;
-  return createHash('sha256').update(JSON.stringify({ maxFileBytes, exclude, vendorDirs, secrets, walk: WALK_RULES })).update('\0').update(allow)
+  const { maxFileBytes, exclude, vendorDirs, secrets, externals } = config;
+  return createHash('sha256').update(JSON.stringify({ maxFileBytes, exclude, vendorDirs, secrets, externals, walk: WALK_RULES })).update('\0').update(allow)
     .update('\0').update(secrets.enabled ? ruleSet().digest : '').digest('hex').slice(0, 16);
 }
 

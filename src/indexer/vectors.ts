@@ -9,6 +9,7 @@ import { sharedEmbedder } from '../vectors/embedder.js';
 import { modelKey, modelSpecFromConfig, modelStatus, unavailableError } from '../vectors/model.js';
 import { pruneVectorFiles, VectorStore } from '../vectors/store.js';
 import { embedText } from '../vectors/text.js';
+import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
 
 /**
  * The indexer's side of the vectors: which symbols to embed, and the vector file of each generation.
@@ -115,7 +116,7 @@ export function vectorsOutOfDate(meta: Meta, config: Config): boolean {
 function embedItems(db: Database.Database, fileIds: number[] | null): EmbedItem[] {
   const where = fileIds === null ? '' : 'AND file_id IN (SELECT value FROM json_each(?))';
   const rows = db.prepare(`SELECT id, name, qualified_name AS qualifiedName, signature, doc, mutates FROM symbols
-    WHERE kind != 'module' ${where} ORDER BY id`).all(...(fileIds === null ? [] : [JSON.stringify(fileIds)])) as
+    WHERE ${FULL_TEXT_KINDS_SQL} AND file_id NOT IN (SELECT id FROM files WHERE external = 1) ${where} ORDER BY id`).all(...(fileIds === null ? [] : [JSON.stringify(fileIds)])) as
     { id: number; name: string; qualifiedName: string; signature: string; doc: string | null; mutates: string }[];
   return rows.map((r) => ({ id: r.id, text: embedText({ ...r, mutates: JSON.parse(r.mutates) as string[] }) }));
 }

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { goVendorPackage } from '../deps/lookups.js';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
 import { baseName, dirOf, joinPath, stripExt } from './paths.js';
 
@@ -182,4 +183,5 @@ export const go: LanguageSpec = {
   isTestSymbol: ({ name, kind, inTestFile }) =>
     inTestFile && (kind === 'function' || kind === 'method') && TEST_FUNC.test(name),
   createImportResolver,
+  installedPackage: goVendorPackage,
 };

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { npmPackage } from '../deps/lookups.js';
 import { CONTAINER_KINDS, type ImportResolver, type ImportSpec, type LanguageSpec, type RepoView, type Visibility,
   type VisibilityInput } from './types.js';
 import { dirOf, joinPath } from './paths.js';
@@ -513,5 +514,6 @@ export function jsFamilyEntry(member: FamilyMember): LanguageSpec {
     // Tests are `describe`/`it` callbacks, not named symbols: test edges come from the test file's module.
     isTestSymbol: () => false,
     createImportResolver: (repo) => new JsImportResolver(repo),
+    installedPackage: npmPackage,
   };
 }

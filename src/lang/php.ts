@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { composerPackage } from '../deps/lookups.js';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
 import { baseName, dirOf, joinPath, sharedPrefix, stripExt } from './paths.js';
 
@@ -280,4 +281,5 @@ export const php: LanguageSpec = {
     return false;
   },
   createImportResolver,
+  installedPackage: composerPackage,
 };

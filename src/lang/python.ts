@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { pythonPackage } from '../deps/lookups.js';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView } from './types.js';
 import { dirOf, sharedPrefix, stripExt } from './paths.js';
 
@@ -204,4 +205,5 @@ export const python: LanguageSpec = {
     return false;
   },
   createImportResolver,
+  installedPackage: pythonPackage,
 };

@@ -1,4 +1,5 @@
 import type { Node, Range } from 'web-tree-sitter';
+import { cargoVendorPackage } from '../deps/lookups.js';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
 import { baseName, dirOf, joinPath, stripExt } from './paths.js';
 
@@ -590,4 +591,5 @@ export const rust: LanguageSpec = {
     return parentName !== null && TEST_MODULE.test(parentName);
   },
   createImportResolver,
+  installedPackage: cargoVendorPackage,
 };

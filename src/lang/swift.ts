@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { swiftCheckoutPackage } from '../deps/lookups.js';
 import type { ImportResolver, ImportSpec, LanguageSpec, RepoView, Visibility, VisibilityInput } from './types.js';
 import { baseName, sharedPrefix, stripExt } from './paths.js';
 import { normalizeForGrammar } from './swift-source.js';
@@ -126,6 +127,7 @@ export const swift: LanguageSpec = {
   annotationTypes: ['attribute'],
   selfNames: ['self', 'Self'],
   bareCallsReachMembers: true,
+  argumentLabels: true,
   visibility,
   definitionModifiers,
   // `#if` lines, macros, raw strings and syntax newer than the grammar, rewritten in place (swift-source.ts).
@@ -146,4 +148,5 @@ export const swift: LanguageSpec = {
     return false;
   },
   createImportResolver,
+  installedPackage: swiftCheckoutPackage,
 };

@@ -1,7 +1,8 @@
 import type { Node, Range } from 'web-tree-sitter';
+import type { InstalledPackage, InstalledTree } from '../deps/installed.js';
 
 export const SYMBOL_KINDS = [
-  'module', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant',
+  'module', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant', 'endpoint',
   // Document units (src/extract/documents): a Markdown/text section or PDF page, a YAML/JSON/.env key.
   'section', 'key',
 ] as const;
@@ -162,6 +163,8 @@ export interface LanguageSpec {
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */
   bareCallsReachMembers?: boolean;
+  /** Parameters have argument labels that are part of a method's name (Swift's `decode(_:using:)`). */
+  argumentLabels?: boolean;
   /**
    * The type a function returns (its first result), as written in its signature: `*Client` for
    * `func NewClient(c Conn) (*Client, error)`. Lets `x := NewClient(c); x.Close()` resolve.
@@ -207,4 +210,10 @@ export interface LanguageSpec {
   isTestFile(path: string): boolean;
   isTestSymbol(input: TestSymbolInput): boolean;
   createImportResolver(repo: RepoView): ImportResolver;
+  /**
+   * The installed dependency an import that names no repository file leads to, when the repository
+   * holds it (node_modules, a virtual environment, vendor/: src/deps/lookups.ts); its declarations are
+   * indexed as external files. Absent: dependencies stay names.
+   */
+  installedPackage?(module: string, fromPath: string, tree: InstalledTree): InstalledPackage | null;
 }

@@ -7,6 +7,8 @@ export interface RFile {
   path: string;
   language: string;
   isTest: boolean;
+  /** A dependency's declaration file (src/indexer/external.ts). */
+  external: boolean;
 }
 
 export interface RSymbol {
@@ -18,6 +20,9 @@ export interface RSymbol {
   kind: string;
   exported: boolean;
   isTest: boolean;
+  startLine: number;
+  /** The definition's name lies in a syntax-error region. */
+  inError: boolean;
 }
 
 export interface RImport extends ImportSpec {
@@ -30,25 +35,38 @@ export interface RRef {
   id: number;
   fileId: number;
   symbolId: number;
-  kind: 'call' | 'extends' | 'implements';
+  kind: 'call' | 'extends' | 'implements' | 'register' | 'fire' | 'read' | 'write' | 'table';
   name: string;
   receiver: string | null;
   receiverType: string | null;
   line: number;
   inError: boolean;
+  /** register and fire: JSON {target, handler?, literal?}; read and write: {what} (src/store/writer.ts). */
+  detail: string | null;
 }
+
+/**
+ * References every resolution reads from every file, also on an update that re-resolves a few:
+ * supertypes (method lookups go through them) and the tables classes declare (table accesses meet them).
+ */
+export const GLOBAL_REF_KINDS = ['extends', 'implements', 'table'] as const;
 
 export interface ResolveInput {
   files: RFile[];
   symbols: RSymbol[];
   imports: RImport[];
-  /** Call refs of the files in `only` (or of all files), and the supertype refs of all files. */
+  /** Call, registration and other per-file refs of the files in `only` (or of all files), and the supertype refs of all files. */
   refs: RRef[];
   /**
    * Resolve only for these files: their edges and states are produced; the rest of the repository is
    * read, not re-resolved (an incremental update). Absent: everything.
    */
   only?: ReadonlySet<number>;
+  /**
+   * Import modules that lead to installed dependencies' files, by the importing language: an import
+   * the repository cannot resolve binds these instead of a bare name.
+   */
+  externalModules?: Map<string, Map<string, number[]>>;
   /** A symbol's signature, read on demand (only return types need it). */
   signatureOf?: (symbolId: number) => string | null;
 }

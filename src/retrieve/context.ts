@@ -92,7 +92,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   const entryPoints = new Set(found.files.slice(0, primary).map((e) => `${e.path}:${e.line_range[0]}`));
   // An answer nothing matched well says so first (src/retrieve/confidence.ts).
   const summary = `${found.confidence_level === 'low' ? `${found.suggestion} ` : ''}${summarize(input.text, found.files.slice(0, primary), shown)}`;
-  const relationships = shown.filter((e) => /^(called by|calls|test of) /.test(e.rationale))
+  const relationships = shown.filter((e) => /^(called by|calls|test of|registered by|registers|overridden by|overrides|written by|read by) /.test(e.rationale))
     .map((e) => `${e.symbol ?? e.path} ${e.rationale}`);
   let used = count(summary) + count(relationships.join('\n'));
   const files: ContextSection[] = [];

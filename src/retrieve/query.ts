@@ -19,6 +19,8 @@ import { loadConfig, type RankingPreset } from '../config/config.js';
 import { TOKENIZER, tokenCounter, tokenFloor } from './tokens.js';
 import { passesFilter, type FilterType, type Pool } from '../extract/documents/formats.js';
 import { rrfMerge } from './rrf.js';
+import { answerWarnings } from '../graph/warnings.js';
+import { recordedForQuery, recordedWarnings } from './recorded.js';
 
 /**
  * `cg query`: the places an agent needs for a task, within a token budget, each with a reason and a
@@ -42,7 +44,7 @@ export interface SignalLocation {
   exists: boolean;
   depth: number;
   symbol: string | null;
-  kind?: 'frame' | 'failure' | 'log';
+  kind?: 'frame' | 'failure' | 'log' | 'hotspot' | 'coverage';
 }
 
 export interface QueryInput {
@@ -55,6 +57,8 @@ export interface QueryInput {
   /** The file the agent is editing: its imports and importers rank higher. */
   cursorFile?: string | null;
   signals?: SignalLocation[];
+  /** Also the signals `cg signal record` kept from a run, those whose files did not change since (default true). */
+  recordedSignals?: boolean;
   maxRegions?: number;
   /** How full-text, vectors and the graph are fused; default: the repository's retrieval.preset. */
   preset?: RankingPreset;
@@ -163,12 +167,19 @@ export function validateQuery(input: QueryInput): void {
   if (!Number.isInteger(depth) || depth < 0 || depth > MAX_DEPTH) throw new CgError('usage', `The depth must be 0 to ${MAX_DEPTH}, not ${depth}`, 'The default is 1.');
 }
 
-export async function runQuery(db: Database.Database, root: string, input: QueryInput): Promise<QueryResponse> {
-  validateQuery(input);
+export async function runQuery(db: Database.Database, root: string, given: QueryInput): Promise<QueryResponse> {
+  validateQuery(given);
+  const recorded = given.recordedSignals === false ? null : recordedForQuery(root);
+  const input = recorded?.signals.length ? { ...given, signals: [...(given.signals ?? []), ...recorded.signals] } : given;
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
   const { ranked, named, regions, preset, warnings, signals, confidence: model } = await rankRegions(db, root, input);
   const stale = signals.filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
+  if (stale.length) {
+    warnings.push(`${stale.length} execution-signal reference(s) name files or lines that are not in the repository now (see `
+      + 'stale_references): they were left out of the ranking');
+  }
+  if (recorded) warnings.push(...recordedWarnings(recorded));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places' | 'more_files'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
     total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
@@ -180,8 +191,10 @@ export async function runQuery(db: Database.Database, root: string, input: Query
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
   const sources = input.snippets ? new SourceReader(db, root) : null;
-  const packed = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions, model?.thresholds.low, preset === 'learned');
+  const { shown, ...packed } = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions, model?.thresholds.low, preset === 'learned');
   if (sources) warnings.push(...sources.notes);
+  warnings.push(...answerWarnings(db, { confidences: shown.flatMap((r) => (r.relationConfidence === undefined ? [] : [r.relationConfidence])),
+    files: shown.map((r) => r.path) }, loadConfig(root).warnings.lowConfidence));
   // A task that names an entry point or carries an execution signal is answered, however weak the words.
   const level = model && !named.length && !signals.some((s) => s.exists) ? answerLevel(model, Math.max(0, ...packed.files.map((e) => e.confidence))) : model ? 'ok' : undefined;
   if (level === 'none') {
@@ -441,9 +454,14 @@ function importNeighbours(db: Database.Database, path: string): string[] {
       WHERE e.kind = 'imports' AND f2.path = ? AND f1.path != ?`).pluck().all(path, path, path, path) as string[];
 }
 
-/** How strongly a reference points at the code to change: inner frames and failures more than outer frames and logs. */
+/**
+ * How strongly a reference points at the code to change: inner frames and failures more than outer
+ * frames and logs; a profile's hottest entries like a log line; code a run merely covered least.
+ */
+const KIND_WEIGHT: Record<string, number> = { frame: 1, failure: 1, log: 0.5, hotspot: 0.5, coverage: 0.25 };
+
 function signalWeight(s: SignalLocation): number {
-  return (s.kind === 'log' ? 0.5 : 1) / (1 + s.depth);
+  return (KIND_WEIGHT[s.kind ?? 'frame'] ?? 1) / (1 + s.depth);
 }
 
 /** The symbol around each signalled line (or the one the signal names), as a region of its own. */
@@ -460,7 +478,8 @@ function signalRegions(db: Database.Database, signals: SignalLocation[]): Region
         [f.id, s.symbol, s.symbol, s.symbol], 'ORDER BY s.qualified_name = ? DESC LIMIT 1')[0] ?? null : null;
     if (!sym && s.line === null) continue;
     const where = s.line !== null ? `line ${s.line}` : sym!.qualifiedName;
-    const what = s.kind === 'failure' ? 'failure' : s.kind === 'log' ? 'log line' : `frame ${s.depth}`;
+    const what = s.kind === 'failure' ? 'failure' : s.kind === 'log' ? 'log line' : s.kind === 'hotspot' ? `hotspot ${s.depth + 1} of the profile`
+      : s.kind === 'coverage' ? 'covered by the run' : `frame ${s.depth}`;
     out.push({ fileId: f.id, path: s.path, symbol: sym, startLine: sym?.startLine ?? Math.max(1, s.line! - 10),
       endLine: sym?.endLine ?? s.line! + 10, rationale: `${where} is in the execution signal (${what})`,
       score: 1.2 * signalWeight(s), sources: ['signal'] });
@@ -486,11 +505,12 @@ function dedupe(regions: Region[]): Region[] {
  */
 async function pack(sources: SourceReader | null, regions: Region[], budget: number, maxRegions: number, moreFiles: boolean, weakBelow?: number,
   showProbability = false):
-  Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'>> {
+  Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> & { shown: Region[] }> {
   const count = await tokenCounter();
   const floor = await tokenFloor();
   const top = regions[0]?.score || 1;
   const files: QueryEntry[] = [];
+  const shown: Region[] = [];
   let used = 0;
   // A place left out for the budget means a larger budget would help, even when the place cap binds too.
   let skippedForBudget = false;
@@ -528,11 +548,12 @@ async function pack(sources: SourceReader | null, regions: Region[], budget: num
     }
     used += tokens;
     files.push(entry);
+    shown.push(r);
   }
   // Places come from the best maxRegions files only: a full answer with more files ranked is capped too.
   if (files.length >= maxRegions && moreFiles) capped = true;
   const truncatedBy = skippedForBudget ? 'budget' : capped ? 'places' : null;
-  return { files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy };
+  return { files, tokens_used: used, truncated: truncatedBy !== null, truncated_by: truncatedBy, shown };
 }
 
 /**

@@ -14,6 +14,8 @@ export interface Region {
   /** Why it was picked, in words: "matches 'template cache'", "called by Environment.render". */
   rationale: string;
   score: number;
+  /** For a place reached through the graph (a callee, a caller, a test): the confidence of that relation. */
+  relationConfidence?: number;
   /** What brought it in: words (keyword), meaning (semantic), the call graph (graph), an execution signal. */
   sources: RankSource[];
   /** The learned ranker's calibrated probability that the task edits this region's file (RankedFile.probability). */

@@ -1,8 +1,10 @@
 /**
  * Execution signals -> file:line references. An agent attaches what it saw (a stack trace, failing
- * test output, log lines) to `cg query`; this finds the repository locations in it, so retrieval can
- * start from where the failure is. It understands the runtimes' and test runners' own output for cg's
- * eight languages (see SIGNAL_SOURCES) and falls back to any `path.ext:line` that names a repository file.
+ * test output, log lines, a profile, a coverage report) to `cg query`; this finds the repository
+ * locations in it, so retrieval can start from where the failure or the time is. It understands the
+ * runtimes' and test runners' own output for cg's eight languages (see SIGNAL_SOURCES), profilers
+ * (signals/profiles.ts) and coverage reports (signals/coverage.ts), log lines that name a function
+ * (signals/logs.ts), and falls back to any `path.ext:line` that names a repository file.
  *
  * Order: the text's blocks (a trace, a failed test, a log line) in the order it printed them; within a
  * trace, innermost frame first, whether the tool printed it first (V8, Java, Go, Rust, PHP) or last
@@ -17,6 +19,9 @@ import { parseWrittenPath, PathResolver, type RepoFiles } from './signals/paths.
 import { SignalScanner } from './signals/scan.js';
 import { boundedInput, cleanLine, jsonStrings, splitLines } from './signals/text.js';
 import type { RawRef } from './signals/types.js';
+import { cpuProfile, readProfiles } from './signals/profiles.js';
+import { cobertura, readCoverage } from './signals/coverage.js';
+import { readLogNames } from './signals/logs.js';
 
 export { MAX_INPUT_CHARS } from './signals/text.js';
 
@@ -33,8 +38,9 @@ export interface SignalRef {
    * (pytest, go test, JUnit, PHPUnit, XCTest, Jest/Vitest), a panic (Rust), a fatal error (PHP, Swift),
    * a compiler error (tsc, rustc, javac, go build, swiftc).
    * log: a location in a log line, a warning, a passing test's log, or the generic fallback.
+   * hotspot: a profile's entry, hottest first (depth 0). coverage: code a run executed.
    */
-  kind: 'frame' | 'failure' | 'log';
+  kind: 'frame' | 'failure' | 'log' | 'hotspot' | 'coverage';
   /** Which format matched: one of SIGNAL_SOURCES. */
   source: string;
   /** The file exists in the repository now; false = a stale reference or a library's file (low confidence). */
@@ -63,7 +69,8 @@ export const MAX_SIGNAL_REFS = 200;
 export const SIGNAL_SOURCES = [
   'python-traceback', 'pytest', 'node-stack', 'jest', 'vitest', 'tsc', 'go-panic', 'go-test', 'go-build',
   'java-stack', 'junit', 'javac', 'php-error', 'phpunit', 'rust-panic', 'cargo-test', 'rustc', 'swift-xctest',
-  'swift-testing', 'swift-crash', 'swiftc', 'compiler', 'generic',
+  'swift-testing', 'swift-crash', 'swiftc', 'compiler', 'cprofile', 'pprof', 'node-prof', 'cpuprofile', 'profile', 'lcov',
+  'cobertura', 'go-cover', 'log-symbol', 'generic',
 ] as const;
 
 /** The path (as a tool printed it) is inside an installed library or toolchain, not a repository's own tree. */
@@ -88,15 +95,16 @@ function parse(text: string, repo: RepoFiles, options: SignalOptions): SignalPar
   if (typeof text !== 'string' || text.length === 0) return { refs: [], truncated: false };
   const maxRefs = Math.max(0, options.maxRefs ?? MAX_SIGNAL_REFS);
   const input = boundedInput(text);
-  const scanner = scan(input.text);
+  const read = readAll(input.text);
   const resolver = new PathResolver({ root: typeof repo?.root === 'string' ? repo.root : '', files: repo?.files ?? new Set() });
-  resolver.learnRoots(scanner.blocks.flatMap((block) => block.map((r) => r.written)));
+  resolver.learnRoots(read.blocks.flatMap((block) => block.map((r) => r.written)));
+  const symbolFiles = typeof repo?.symbolFiles === 'function' ? repo.symbolFiles.bind(repo) : () => [];
 
   const refs: SignalRef[] = [];
   const seen = new Set<string>();
-  let truncated = input.cut || scanner.truncated;
-  for (const block of scanner.blocks) {
-    for (const r of resolveBlock(block, resolver)) {
+  let truncated = input.cut || read.truncated;
+  for (const block of read.blocks) {
+    for (const r of resolveBlock(block, resolver, symbolFiles)) {
       const key = refKey(r);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -107,9 +115,41 @@ function parse(text: string, repo: RepoFiles, options: SignalOptions): SignalPar
   return { refs, truncated };
 }
 
-function scan(text: string): SignalScanner {
+/**
+ * Every reader over the text: a whole document (a CPU profile's JSON, a Cobertura report) is read as
+ * that; otherwise profile and coverage tables take their lines, the line scanner reads the rest,
+ * and log lines that name functions come last.
+ */
+function readAll(text: string): { blocks: RawRef[][]; truncated: boolean } {
+  const document = readDocument(text);
+  if (document) return { blocks: document, truncated: false };
+  const lines = splitLines(text);
+  const profiles = readProfiles(lines);
+  const coverage = readCoverage(lines);
+  const taken = new Set([...profiles.lines, ...coverage.lines]);
+  const scanner = scan(lines, taken);
+  return { blocks: [...profiles.blocks, ...scanner.blocks, ...coverage.blocks, ...readLogNames(lines, taken)], truncated: scanner.truncated };
+}
+
+/** A text that is one structured document: a Chrome/V8 CPU profile, a Cobertura XML report. */
+function readDocument(text: string): RawRef[][] | null {
+  const t = text.trim();
+  if (t.startsWith('{') && t.endsWith('}') && t.includes('"callFrame"')) {
+    try {
+      const refs = cpuProfile(JSON.parse(t));
+      if (refs) return refs.length ? [refs] : [];
+    } catch {
+      // not JSON after all: read it as lines
+    }
+  }
+  if (t.startsWith('<') && t.includes('<coverage')) return cobertura(t);
+  return null;
+}
+
+function scan(lines: string[], skip: ReadonlySet<number>): SignalScanner {
   const scanner = new SignalScanner();
-  for (const raw of splitLines(text)) {
+  for (const [i, raw] of lines.entries()) {
+    if (skip.has(i)) continue;
     if (scanner.full) break;
     const strings = startsLikeJson(raw) ? jsonStrings(raw) : null;
     if (strings) feedJsonStrings(scanner, strings);
@@ -141,12 +181,15 @@ function feedJsonStrings(scanner: SignalScanner, strings: string[]): void {
   }
 }
 
-function resolveBlock(block: RawRef[], resolver: PathResolver): SignalRef[] {
+function resolveBlock(block: RawRef[], resolver: PathResolver, symbolFiles: (name: string) => string[]): SignalRef[] {
   const out: SignalRef[] = [];
   const inBlock = new Set<string>();
   let repositoryFramesBefore = 0;
   for (const raw of block) {
-    const where = resolver.resolve(raw.written, raw.dirHint);
+    // A name without a file (a log line's function, a Go profile's) counts when one file defines it.
+    const named = raw.written === '' && raw.symbol ? symbolFiles(raw.symbol) : null;
+    if (named && named.length !== 1) continue;
+    const where = named ? { path: named[0], exists: true } : resolver.resolve(raw.written, raw.dirHint);
     if (!where || (raw.onlyIfResolved && !where.exists)) continue;
     const r: SignalRef = { path: where.path, line: raw.line, column: raw.column, symbol: raw.symbol, kind: raw.kind,
       source: raw.source, exists: where.exists, depth: repositoryFramesBefore };

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { CgError, errorMessage } from '../errors.js';
 import type { Meta } from '../store/db.js';
 import { createIndexes, createTables } from '../store/schema.js';
-import { ftsPathWords, IndexWriter, SYMBOLS_PER_FILE, symbolFtsText } from '../store/writer.js';
+import { FULL_TEXT_KINDS_SQL, ftsPathWords, IndexWriter, SYMBOLS_PER_FILE, symbolFtsText } from '../store/writer.js';
 import { fileHistory } from '../repo/git.js';
 import { boilerplateMeta } from '../retrieve/boilerplate.js';
 import { refreshRanks } from '../indexer/ranks.js';
@@ -51,6 +51,7 @@ export const ID_COLUMNS: Record<string, Record<string, 'f' | 's' | 'renumber'>> 
   file_terms: { file_id: 'f' },
   unit_terms: { symbol_id: 's' },
   symbol_embeddings: { symbol_id: 's' },
+  external_modules: { file_id: 'f' },
 };
 
 /** Meta values replaced in a snapshot, because they describe a machine, a moment or a checkout. */
@@ -233,7 +234,7 @@ function checkWritten(file: string): void {
 function regenerateFts(db: Database.Database): void {
   const ins = db.prepare('INSERT INTO symbol_fts (rowid, name, qname, signature, doc, path) VALUES (?, ?, ?, ?, ?, ?)');
   const rows = db.prepare(`SELECT s.id, s.name, s.qualified_name AS qualifiedName, s.signature, s.doc, f.path
-    FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind != 'module' ORDER BY s.id`).all() as
+    FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.${FULL_TEXT_KINDS_SQL} AND f.external = 0 ORDER BY s.id`).all() as
     Iterable<{ id: number; name: string; qualifiedName: string; signature: string; doc: string | null; path: string }>;
   let lastPath = '';
   let words = '';

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { ResolveInput, RFile, RImport, RRef, RSymbol } from '../resolve/types.js';
+import { GLOBAL_REF_KINDS, type ResolveInput, type RFile, type RImport, type RRef, type RSymbol } from '../resolve/types.js';
 import { DOCUMENT_FORMATS } from '../extract/documents/formats.js';
+
+const GLOBAL_KINDS = GLOBAL_REF_KINDS.map((k) => `'${k}'`).join(', ');
 
 /**
  * Everything resolution needs, read back from the tables the extraction filled. With `only`, call
@@ -11,14 +13,14 @@ export function loadResolveInput(db: Database.Database, only?: ReadonlySet<numbe
 }
 
 /**
- * One file's part of the resolve input: its row, symbols, imports and supertype refs. Call refs are
+ * One file's part of the resolve input: its row, symbols, imports and global refs (supertypes, declared tables). Call refs are
  * not kept: an update reads them for the files it re-resolves only.
  */
 export interface FileResolveRows {
   file: RFile;
   symbols: RSymbol[];
   imports: RImport[];
-  typeRefs: RRef[];
+  globalRefs: RRef[];
 }
 
 /** The resolve rows of the given files, or of every file. */
@@ -28,16 +30,18 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
   const out = new Map<number, FileResolveRows>();
   // Documents have no imports or calls to resolve: only code files (and their rows) take part.
   const code = `language NOT IN (SELECT value FROM json_each('${JSON.stringify(DOCUMENT_FORMATS)}'))`;
-  for (const [id, path, language, isTest] of db.prepare(`SELECT id, path, language, is_test FROM files
-      ${only ? `${where('id')} AND ${code}` : `WHERE ${code}`}`).raw().all(...params) as [number, string, string, number][]) {
-    out.set(id, { file: { id, path, language, isTest: isTest === 1 }, symbols: [], imports: [], typeRefs: [] });
+  for (const [id, path, language, isTest, external] of db.prepare(`SELECT id, path, language, is_test, external FROM files
+      ${only ? `${where('id')} AND ${code}` : `WHERE ${code}`}`).raw().all(...params) as [number, string, string, number, number][]) {
+    out.set(id, { file: { id, path, language, isTest: isTest === 1, external: external === 1 }, symbols: [], imports: [], globalRefs: [] });
   }
   // Within a file, rows come in an order defined by content (lines, names), never by ids where ids
   // differ between an updated index and a fresh build; imports and refs keep their file's order.
-  for (const [id, fileId, parentId, name, qualifiedName, kind, exported, isTest] of db.prepare(`SELECT id, file_id, parent_id, name,
-      qualified_name, kind, exported, is_test FROM symbols ${where('file_id')} ORDER BY file_id, start_line, end_line DESC, kind, qualified_name`)
-    .raw().all(...params) as [number, number, number | null, string, string, string, number, number][]) {
-    out.get(fileId)?.symbols.push({ id, fileId, parentId, name, qualifiedName, kind, exported: exported === 1, isTest: isTest === 1 });
+  for (const [id, fileId, parentId, name, qualifiedName, kind, exported, isTest, startLine, inError] of db.prepare(`SELECT id, file_id,
+      parent_id, name, qualified_name, kind, exported, is_test, start_line, in_error FROM symbols ${where('file_id')}
+      ORDER BY file_id, start_line, end_line DESC, kind, qualified_name`)
+    .raw().all(...params) as [number, number, number | null, string, string, string, number, number, number, number][]) {
+    out.get(fileId)?.symbols.push({ id, fileId, parentId, name, qualifiedName, kind, exported: exported === 1, isTest: isTest === 1,
+      startLine, inError: inError === 1 });
   }
   for (const [id, fileId, module, names, alias, wildcard, reexport, line, inError] of db.prepare(`SELECT id, file_id, module, names, alias,
       wildcard, reexport, line, in_error FROM imports ${where('file_id')} ORDER BY id`).raw().all(...params) as
@@ -47,9 +51,9 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
       reexport: reexport === 1, line, inError: inError === 1,
     });
   }
-  for (const ref of refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error FROM refs
-      WHERE kind != 'call' ${only ? `AND file_id IN (SELECT value FROM json_each(?))` : ''} ORDER BY id`, params)) {
-    out.get(ref.fileId)?.typeRefs.push(ref);
+  for (const ref of refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail FROM refs
+      WHERE kind IN (${GLOBAL_KINDS}) ${only ? `AND file_id IN (SELECT value FROM json_each(?))` : ''} ORDER BY id`, params)) {
+    out.get(ref.fileId)?.globalRefs.push(ref);
   }
   return out;
 }
@@ -76,23 +80,32 @@ export function resolveInputFrom(db: Database.Database, rows: Map<number, FileRe
     files.push(r.file);
     for (const s of r.symbols) symbols.push(s);
     for (const i of r.imports) imports.push(i);
-    for (const t of r.typeRefs) refs.push(t);
+    for (const t of r.globalRefs) refs.push(t);
   }
-  const calls = refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error FROM refs
-    WHERE kind = 'call' ${only ? 'AND file_id IN (SELECT value FROM json_each(?))' : ''} ORDER BY id`, only ? [JSON.stringify([...only])] : []);
+  const calls = refRows(db, `SELECT id, file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail FROM refs
+    WHERE kind NOT IN (${GLOBAL_KINDS}) ${only ? 'AND file_id IN (SELECT value FROM json_each(?))' : ''} ORDER BY id`,
+  only ? [JSON.stringify([...only])] : []);
   const pos = new Map(order.map((id, i) => [id, i]));
   // Stable: within a file, call refs keep their row order.
   calls.sort((a, b) => (pos.get(a.fileId) ?? Infinity) - (pos.get(b.fileId) ?? Infinity));
   for (const c of calls) if (pos.has(c.fileId)) refs.push(c);
   const signature = db.prepare('SELECT signature FROM symbols WHERE id = ?').pluck();
   const signatureOf = (id: number) => (signature.get(id) as string | undefined) ?? null;
-  return { files, symbols, imports, refs, signatureOf, only };
+  const externalModules = new Map<string, Map<string, number[]>>();
+  for (const [language, module, fileId] of db.prepare('SELECT language, module, file_id FROM external_modules ORDER BY file_id').raw().all() as
+    [string, string, number][]) {
+    if (!rows.has(fileId)) continue;
+    let byModule = externalModules.get(language);
+    if (!byModule) externalModules.set(language, (byModule = new Map()));
+    byModule.set(module, [...(byModule.get(module) ?? []), fileId]);
+  }
+  return { files, symbols, imports, refs, signatureOf, only, externalModules };
 }
 
 function refRows(db: Database.Database, sql: string, params: unknown[]): RRef[] {
   return (db.prepare(sql).raw().all(...params) as
-    [number, number, number, RRef['kind'], string, string | null, string | null, number, number][])
-    .map(([id, fileId, symbolId, kind, name, receiver, receiverType, line, inError]): RRef => ({
-      id, fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1,
+    [number, number, number, RRef['kind'], string, string | null, string | null, number, number, string | null][])
+    .map(([id, fileId, symbolId, kind, name, receiver, receiverType, line, inError, detail]): RRef => ({
+      id, fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1, detail,
     }));
 }

@@ -95,7 +95,7 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
   const like = isGlob
     ? pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%').replace(/\?/g, '_')
     : `%${pattern.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const conds = [`${column} LIKE ? ESCAPE '\\'`, "s.kind != 'module'"];
+  const conds = [`${column} LIKE ? ESCAPE '\\'`, "s.kind != 'module'", 'f.external = 0'];
   const params: unknown[] = [like];
   const kinds = [...(q.kind ? [q.kind] : []), ...(q.kinds ?? [])];
   if (kinds.length) {
@@ -187,6 +187,12 @@ export function edgesTo(db: Database.Database, id: number, kinds: string[]): Edg
 export function edgesFrom(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
   return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
     WHERE src_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
+}
+
+/** Edges of a kind with a given target (`registers` and `fires` share `kind:name` targets: src/extract/registrations.ts). */
+export function edgesWithTarget(db: Database.Database, kind: string, target: string): EdgeInfo[] {
+  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
+    WHERE target = ? AND kind = ? ORDER BY file_id, line`).all(target, kind) as EdgeInfo[];
 }
 
 export interface FileRow {

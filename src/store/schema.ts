@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 const DDL = `
 CREATE TABLE meta (
@@ -26,7 +26,16 @@ CREATE TABLE files (
   tokens      INTEGER NOT NULL DEFAULT 0,  -- search terms in path + text (BM25 document length)
   pagerank    REAL NOT NULL DEFAULT 0,
   last_commit INTEGER,                     -- unix time of the last commit that touched the file (NULL: none seen)
-  commits     INTEGER NOT NULL DEFAULT 0   -- commits that touched it, within the history read (src/repo/history.ts)
+  commits     INTEGER NOT NULL DEFAULT 0,  -- commits that touched it, within the history read (src/repo/history.ts)
+  external    INTEGER NOT NULL DEFAULT 0,  -- 1: a dependency's declaration file (src/indexer/external.ts), schema 10
+  package     TEXT                         -- for an external file: the package and version, zod@3.22.4
+);
+
+-- Import modules that lead to an installed dependency's entry files (schema 10; src/indexer/external.ts).
+CREATE TABLE external_modules (
+  language TEXT NOT NULL,            -- the importing files' language
+  module   TEXT NOT NULL,            -- the module as written: zod, requests.adapters, github.com/x/y
+  file_id  INTEGER NOT NULL
 );
 
 -- Paths found but not indexed, with the reason; directories count once.
@@ -84,19 +93,20 @@ CREATE TABLE imports (
   resolution TEXT                  -- internal | external | unresolved (NULL for local export aliases)
 );
 
--- Unresolved references as written (call sites, supertypes), kept so edges can be re-resolved
--- without re-parsing when other files change.
+-- Unresolved references as written (call sites, supertypes, registrations, fired names), kept so
+-- edges can be re-resolved without re-parsing when other files change.
 CREATE TABLE refs (
   id            INTEGER PRIMARY KEY,
   file_id       INTEGER NOT NULL,
-  symbol_id     INTEGER NOT NULL,  -- the caller, or the subtype for extends/implements
-  kind          TEXT NOT NULL,     -- call | extends | implements
-  name          TEXT NOT NULL,
+  symbol_id     INTEGER NOT NULL,  -- the caller, the subtype for extends/implements, the registering symbol or endpoint
+  kind          TEXT NOT NULL,     -- call | extends | implements | register | fire | read | write | table
+  name          TEXT NOT NULL,     -- register: the callback's name ('' for an inline function); read, write: field, global, table or model; table: the table a class maps
   receiver      TEXT,
   receiver_type TEXT,
   line          INTEGER NOT NULL,
   in_error      INTEGER NOT NULL,
-  resolution    TEXT               -- calls: the tier that resolved it, external, or unresolved
+  resolution    TEXT,              -- calls and registrations: the tier that resolved it, external, or unresolved
+  detail        TEXT               -- register, fire: JSON {target: 'kind:name', handler?, literal?}; read, write: {what} (schema 10)
 );
 
 -- Postings for retrieval (src/retrieve): whole files and function/method units.
@@ -129,11 +139,12 @@ CREATE TABLE IF NOT EXISTS symbol_embeddings (
 CREATE TABLE edges (
   src_id     INTEGER NOT NULL,
   dst_id     INTEGER,
-  kind       TEXT NOT NULL,        -- contains | imports | calls | extends | implements | tests
+  kind       TEXT NOT NULL,        -- contains | imports | calls | extends | implements | overrides | tests | registers | fires | reads | writes
   confidence REAL NOT NULL,
   line       INTEGER,
   file_id    INTEGER NOT NULL,     -- the file the edge is written in
-  target     TEXT
+  target     TEXT                  -- imports: the module outside the repository; registers, fires: 'kind:name' (action:init, route:GET /users);
+                                   -- reads, writes: the field of the type dst_id (email), or 'table:users' (dst_id the model class, or NULL)
 );
 `;
 
@@ -143,9 +154,12 @@ CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qualified_name COLLATE NOCAS
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
+CREATE INDEX IF NOT EXISTS external_modules_file ON external_modules(file_id);
+CREATE INDEX IF NOT EXISTS refs_table_access ON refs(name) WHERE detail = '{"what":"table"}';
 CREATE INDEX IF NOT EXISTS edges_src ON edges(src_id, kind);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_id, kind);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
+CREATE INDEX IF NOT EXISTS edges_target ON edges(target) WHERE target IS NOT NULL;
 CREATE INDEX IF NOT EXISTS file_terms_term ON file_terms(term);
 CREATE INDEX IF NOT EXISTS file_terms_file ON file_terms(file_id);
 CREATE INDEX IF NOT EXISTS unit_terms_term ON unit_terms(term);

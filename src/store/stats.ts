@@ -23,7 +23,7 @@ export function callStats(db: Database.Database): Record<string, CallStats> {
 export function importStats(db: Database.Database): Record<string, ImportStats> {
   const out: Record<string, ImportStats> = {};
   const rows = db.prepare(`SELECT f.language, i.resolution, COUNT(*) FROM imports i JOIN files f ON f.id = i.file_id
-    WHERE i.module != '' GROUP BY 1, 2 ORDER BY 1, 2`).raw().all() as [string, string | null, number][];
+    WHERE i.module != '' AND f.external = 0 GROUP BY 1, 2 ORDER BY 1, 2`).raw().all() as [string, string | null, number][];
   for (const [lang, res, n] of rows) {
     const st = (out[lang] ??= { total: 0, internal: 0, external: 0, unresolved: 0 });
     st.total += n;

@@ -22,6 +22,8 @@ export interface IndexStatus {
     byLanguage: Record<string, { files: number; symbols: number; loc: number; partial: number }>;
   };
   symbols: number;
+  /** Dependencies' declaration files indexed (src/indexer/external.ts), and their packages. */
+  external: { files: number; packages: number };
   symbolsByKind: Record<string, number>;
   edges: number;
   edgesByKind: Record<string, number>;
@@ -82,12 +84,12 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
   const group = (sql: string) => Object.fromEntries((db.prepare(sql).raw().all() as [string, number][]));
   const byLanguage: IndexStatus['files']['byLanguage'] = {};
   for (const [lang, files, loc, partial] of db.prepare(
-    'SELECT language, COUNT(*), SUM(loc), SUM(partial) FROM files GROUP BY language ORDER BY language').raw().all() as
+    'SELECT language, COUNT(*), SUM(loc), SUM(partial) FROM files WHERE external = 0 GROUP BY language ORDER BY language').raw().all() as
     [string, number, number, number][]) {
     byLanguage[lang] = { files, symbols: 0, loc, partial };
   }
   for (const [lang, n] of db.prepare(
-    'SELECT f.language, COUNT(*) FROM symbols s JOIN files f ON f.id = s.file_id GROUP BY f.language').raw().all() as [string, number][]) {
+    'SELECT f.language, COUNT(*) FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.external = 0 GROUP BY f.language').raw().all() as [string, number][]) {
     if (byLanguage[lang]) byLanguage[lang].symbols = n;
   }
   const byReason = group('SELECT reason, COUNT(*) FROM skipped GROUP BY reason ORDER BY reason');
@@ -101,12 +103,16 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
     durationMs: Number(meta.duration_ms ?? 0),
     dbBytes: dbFile ? fileSize(dbFile) + fileSize(`${dbFile}-wal`) : 0,
     files: {
-      indexed: countRows(db, 'SELECT COUNT(*) FROM files'),
-      partial: countRows(db, 'SELECT COUNT(*) FROM files WHERE partial = 1'),
+      indexed: countRows(db, 'SELECT COUNT(*) FROM files WHERE external = 0'),
+      partial: countRows(db, 'SELECT COUNT(*) FROM files WHERE partial = 1 AND external = 0'),
       invalidUtf8: countRows(db, `SELECT COUNT(*) FROM files WHERE warnings LIKE '%invalid_utf8%'`),
       byLanguage,
     },
     symbols: countRows(db, 'SELECT COUNT(*) FROM symbols'),
+    external: {
+      files: countRows(db, 'SELECT COUNT(*) FROM files WHERE external = 1'),
+      packages: countRows(db, 'SELECT COUNT(DISTINCT package) FROM files WHERE external = 1'),
+    },
     symbolsByKind: group('SELECT kind, COUNT(*) FROM symbols GROUP BY kind ORDER BY kind'),
     edges: countRows(db, 'SELECT COUNT(*) FROM edges'),
     edgesByKind: group('SELECT kind, COUNT(*) FROM edges GROUP BY kind ORDER BY kind'),

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { IndexedOutcome, SkippedOutcome } from '../extract/types.js';
 import { searchText } from '../retrieve/tokenize.js';
+import { registrationTarget } from '../extract/registrations.js';
 
 export interface EdgeRow {
   src: number;
@@ -22,6 +23,16 @@ export const SYMBOLS_PER_FILE = 1 << 20;
 export function symbolIdBase(fileId: number): number {
   return fileId * SYMBOLS_PER_FILE;
 }
+
+/**
+ * Symbols with a full-text row: not modules (their text is the file's path) nor endpoints (their words
+ * are the file's own, and counted again they shift every other term's weight), and only of the
+ * repository's files (a dependency's declarations get no search terms: src/indexer/external.ts).
+ */
+export function hasFullText(kind: string): boolean {
+  return kind !== 'module' && kind !== 'endpoint';
+}
+export const FULL_TEXT_KINDS_SQL = "kind NOT IN ('module', 'endpoint')";
 
 /** The path column of a file's full-text rows. */
 export function ftsPathWords(path: string): string {
@@ -52,8 +63,8 @@ export class IndexWriter {
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
-      file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings, tokens)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings, tokens, external, package)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       // A file's postings go in as one JSON array per statement: one call into SQLite per file or unit
       // instead of one per term, which was most of a full build's time in the writer.
       fileTerms: db.prepare(`INSERT INTO file_terms (term, file_id, tf)
@@ -67,8 +78,8 @@ export class IndexWriter {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       importRow: db.prepare(`INSERT INTO imports (file_id, module, names, alias, wildcard, reexport, line, in_error)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-      ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       edge: db.prepare(`INSERT INTO edges (src_id, dst_id, kind, confidence, line, file_id, target) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       skipped: db.prepare(`INSERT OR REPLACE INTO skipped (path, reason, detail, is_dir, language, hash) VALUES (?, ?, ?, ?, ?, ?)`),
       secret: db.prepare(`INSERT INTO secret_findings (path, rule, line, fingerprint) VALUES (?, ?, ?, ?)`),
@@ -79,16 +90,17 @@ export class IndexWriter {
   /**
    * Stores one file's extraction: the file row, its symbols with contains edges, imports and refs.
    * `ids` gives each symbol's id when an update keeps the ids of symbols that did not change;
-   * otherwise ids follow from the file id and the symbol's position.
+   * otherwise ids follow from the file id and the symbol's position. `external` (the package, `zod@3.22.4`)
+   * marks a dependency's declaration file (src/indexer/external.ts): it gets no search terms.
    */
-  addFile(o: IndexedOutcome, fileId: number, ids?: number[], kept: KeptTextRows = NOTHING_KEPT): void {
+  addFile(o: IndexedOutcome, fileId: number, ids?: number[], kept: KeptTextRows = NOTHING_KEPT, external: string | null = null): void {
     const x = o.extract;
     if (x.symbols.length >= SYMBOLS_PER_FILE) throw new Error(`${x.path} has more than ${SYMBOLS_PER_FILE - 1} symbols`);
     this.touched.rows.add(fileId);
     const base = symbolIdBase(fileId);
     const id = ids ? (i: number) => ids[i] : (i: number) => base + i;
     this.stmt.file.run(fileId, x.path, x.language, o.hash, o.size, x.loc, +x.partial, x.errorCount, +x.isTest,
-      o.warnings.length ? JSON.stringify(o.warnings) : null, x.terms?.file.tokens ?? 0);
+      o.warnings.length ? JSON.stringify(o.warnings) : null, x.terms?.file.tokens ?? 0, +(external !== null), external);
     x.symbols.forEach((s, i) => {
       const parent = s.parent >= 0 ? id(s.parent) : null;
       this.stmt.symbol.run(id(i), fileId, parent, s.name, s.qualifiedName, s.kind, s.startLine, s.endLine, s.signature,
@@ -102,13 +114,26 @@ export class IndexWriter {
         +!!imp.reexport, imp.line, +imp.inError);
     }
     for (const c of x.calls) {
-      this.stmt.ref.run(fileId, id(c.caller), 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError);
+      this.stmt.ref.run(fileId, id(c.caller), 'call', c.name, c.receiver, c.receiverType, c.line, +c.inError, null);
     }
     for (const f of o.secrets ?? []) this.stmt.secret.run(o.path, f.rule, f.line, f.fingerprint);
     for (const h of x.inherits) {
       // For a supertype the receiver column holds the subtype's name when the extraction could not bind it.
-      this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError);
+      this.stmt.ref.run(fileId, id(h.symbol), h.kind, h.name, h.ownerName ?? null, null, h.line, +h.inError, null);
     }
+    for (const r of x.registrations) {
+      const detail = { target: registrationTarget(r.kind, r.name), ...(r.handler >= 0 ? { handler: x.symbols[r.handler].qualifiedName } : {}),
+        ...(r.callback?.literal ? { literal: true } : {}) };
+      this.stmt.ref.run(fileId, id(r.symbol), 'register', r.callback?.name ?? '', r.callback?.receiver ?? null, r.callbackType, r.line,
+        +r.inError, JSON.stringify(detail));
+    }
+    for (const f of x.fires) {
+      this.stmt.ref.run(fileId, id(f.symbol), 'fire', f.name, null, null, f.line, +f.inError, JSON.stringify({ target: registrationTarget(f.kind, f.name) }));
+    }
+    for (const a of x.accesses) {
+      this.stmt.ref.run(fileId, id(a.symbol), a.kind, a.name, a.receiver, a.receiverType, a.line, +a.inError, JSON.stringify({ what: a.what }));
+    }
+    for (const t of x.tables) this.stmt.ref.run(fileId, id(t.symbol), 'table', t.table, null, null, t.line, 0, null);
   }
 
   addSkipped(path: string, reason: string, detail: string | null, isDir: boolean, language: string | null,
@@ -132,7 +157,7 @@ export class IndexWriter {
     }
     const pathWords = ftsPathWords(x.path);
     x.symbols.forEach((s, i) => {
-      if (s.kind === 'module' || kept.fts.has(id(i))) return;
+      if (!hasFullText(s.kind) || kept.fts.has(id(i))) return;
       this.stmt.fts.run(id(i), ...symbolFtsText(s, pathWords));
     });
   }
@@ -168,7 +193,7 @@ export class IndexWriter {
     const pathWords = ftsPathWords(x.path);
     const freshText = new Map<number, string>();
     x.symbols.forEach((s, i) => {
-      if (s.kind !== 'module') freshText.set(id(i), JSON.stringify(symbolFtsText(s, pathWords)));
+      if (hasFullText(s.kind)) freshText.set(id(i), JSON.stringify(symbolFtsText(s, pathWords)));
     });
     this.deleteFts(fileId, (sid, text) => {
       if (freshText.get(sid) !== JSON.stringify(text)) return true;
@@ -190,7 +215,7 @@ export class IndexWriter {
   /** The file's rows but its postings and full-text rows (removeFile and replaceFile deal with those). */
   private removeRows(fileId: number, path: string): void {
     this.touched.rows.add(fileId);
-    for (const table of ['symbols', 'refs', 'imports', 'edges', 'file_terms']) {
+    for (const table of ['symbols', 'refs', 'imports', 'edges', 'file_terms', 'external_modules']) {
       this.db.prepare(`DELETE FROM ${table} WHERE file_id = ?`).run(fileId);
     }
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
@@ -204,10 +229,12 @@ export class IndexWriter {
    * average length counting removed rows, so an updated index ranked differently from a full build.)
    */
   private deleteFts(fileId: number, which: (symbolId: number, text: string[]) => boolean = () => true): void {
-    const file = this.db.prepare('SELECT path FROM files WHERE id = ?').pluck().get(fileId) as string | undefined;
-    if (file === undefined) return;
+    const row = this.db.prepare('SELECT path, external FROM files WHERE id = ?').raw().get(fileId) as [string, number] | undefined;
+    // An external file has no full-text rows (addFile gave it none): deleting absent rows would corrupt the table.
+    if (row === undefined || row[1] === 1) return;
+    const file = row[0];
     const rows = this.db.prepare(`SELECT id, name, qualified_name AS qualifiedName, signature, doc FROM symbols
-      WHERE file_id = ? AND kind != 'module' ORDER BY id`).all(fileId) as
+      WHERE file_id = ? AND ${FULL_TEXT_KINDS_SQL} ORDER BY id`).all(fileId) as
       { id: number; name: string; qualifiedName: string; signature: string; doc: string | null }[];
     if (!rows.length) return;
     const del = this.db.prepare(`INSERT INTO symbol_fts (symbol_fts, rowid, name, qname, signature, doc, path)

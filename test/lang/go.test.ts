@@ -21,6 +21,9 @@ describe('go extraction', () => {
   it('finds every definition with its kind, qualified name and line', () => {
     expect(symbolLines(ix.db)).toEqual([
       'function main cmd/shop/main.go:11',
+      'struct Book models/book.go:4',
+      'method Book.Key models/book.go:10',
+      'method Book.Discounted models/book.go:15',
       'function SampleProduct models/helper_test.go:4',
       'struct List models/list.go:6',
       'method List.Push models/list.go:11', // generic receiver `*List[T]`
@@ -55,6 +58,12 @@ describe('go extraction', () => {
       'function broken service/broken.go:7',
       'function after service/broken.go:12',
       'function format service/format.go:8',
+      'function Routes service/http.go:6',
+      'endpoint GET /products/{id} service/http.go:7',
+      'endpoint ANY /health service/http.go:8',
+      'function health service/http.go:11',
+      'method Service.handleProduct service/http.go:15',
+      'function Count service/http.go:20',
       'struct Service service/service.go:15',
       'interface Pricer service/service.go:21',
       'method Pricer.Discounted service/service.go:23',
@@ -161,27 +170,33 @@ describe('go extraction', () => {
       'cmd/shop/main.go:cmd/shop/main -> external:os',
       'cmd/shop/main.go:cmd/shop/main -> service/broken.go:service/broken',
       'cmd/shop/main.go:cmd/shop/main -> service/format.go:service/format',
+      'cmd/shop/main.go:cmd/shop/main -> service/http.go:service/http',
       'cmd/shop/main.go:cmd/shop/main -> service/service.go:service/service',
       'cmd/shop/main.go:cmd/shop/main -> tools/gen/gen.go:tools/gen/gen', // module example.com/devtools
       'models/list.go:models/list -> external:errors',
       'models/models.go:models/models -> external:fmt',
       // A test file sees the package's test files too (helper_test.go), never a test file otherwise.
       'models/models_test.go:models/models_test -> external:testing',
+      'models/models_test.go:models/models_test -> models/book.go:models/book',
       'models/models_test.go:models/models_test -> models/helper_test.go:models/helper_test',
       'models/models_test.go:models/models_test -> models/list.go:models/list',
       'models/models_test.go:models/models_test -> models/models.go:models/models',
       'service/format.go:service/format -> external:fmt',
+      'service/http.go:service/http -> external:net/http',
       'service/service.go:service/service -> external:embed',
       'service/service.go:service/service -> external:fmt',
       'service/service.go:service/service -> external:strings',
+      'service/service.go:service/service -> models/book.go:models/book',
       'service/service.go:service/service -> models/list.go:models/list',
       'service/service.go:service/service -> models/models.go:models/models',
       'service/service.go:service/service -> store/store.go:store/store',
       'service/service_test.go:service/service_test -> external:testing',
       'store/store.go:store/store -> external:errors',
       'store/store.go:store/store -> external:sync',
+      'store/store.go:store/store -> models/book.go:models/book',
       'store/store.go:store/store -> models/list.go:models/list',
       'store/store.go:store/store -> models/models.go:models/models',
+      'tools/gen/gen.go:tools/gen/gen -> models/book.go:models/book',
       'tools/gen/gen.go:tools/gen/gen -> models/list.go:models/list',
       'tools/gen/gen.go:tools/gen/gen -> models/models.go:models/models',
     ]);
@@ -239,11 +254,19 @@ describe('go extraction', () => {
     // Calls through external packages and values they return (f.Close(), err.Error(), t.Fatal())
     // and builtins (len, append) make no edge; r.mu.Lock(), ToUpper (dot import of strings) and
     // println stay unresolved.
-    expect(ix.summary.calls.go).toMatchObject({ total: 67, resolved: 47, external: 15, unresolved: 5 });
+    expect(ix.summary.calls.go).toMatchObject({ total: 73, resolved: 47, external: 19, unresolved: 7 });
+  });
+
+  it('links a method to the one it shadows through embedding (overrides), nearest embedded type first', () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Book.Discounted -> Product.Discounted 0.808',
+      'Book.Key -> Base.Key 0.767', // promoted from Base through Product: two levels
+    ]);
   });
 
   it('links embedding as extends, never inventing implements', () => {
     expect(edgeLines(ix.db, 'extends')).toEqual([
+      'Book -> Product',
       'Pricer -> Storable', // interface embedding models.Storable
       'Product -> Base',
       'Service -> Repository', // *store.Repository
@@ -262,6 +285,7 @@ describe('go extraction', () => {
       'TestSample -> Product.Label',
       'TestSell -> Service.Sell',
       'models/helper_test -> NewProduct', // helper code in a test file: attributed to the file
+      'models/models_test -> models/book',
       'models/models_test -> models/list',
       'models/models_test -> models/models',
       'service/service_test -> NewService',
@@ -328,5 +352,41 @@ describe('go import paths', () => {
     expect(resolver.resolveModule(spec('example.com/app/missing'), 'main.go')).toBeNull();
     expect(resolver.resolveModule(spec('fmt'), 'main.go')).toBeNull();
     expect(resolver.resolveModule(spec('example.com/application'), 'main.go')).toBeNull();
+  });
+});
+
+describe('go: registrations and data access', () => {
+  it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
+    expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'ANY /health -> health [route:ANY /health] 0.95',
+      'GET /products/{id} -> Service.handleProduct [route:GET /products/{id}] 0.9',
+    ]);
+  });
+  it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
+    expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([]);
+  });
+  it('links functions to the fields, constants and tables they read', () => {
+    expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
+      'Base.Key -> Base [ID] 0.95',
+      'Book.Discounted -> Book [Price] 0.95',
+      'Book.Key -> Book [Author] 0.95',
+      'Book.Key -> Book [ID] 0.95',
+      'Count -> Product [table:products] 0.6',
+      'List.Len -> List [items] 0.95',
+      'List.Push -> List [items] 0.95',
+      'Product.Label -> Product [Name] 0.95',
+      'Product.apply -> Product [Price] 0.95',
+      'Repository.Get -> Repository [items] 0.95',
+      'Repository.Put -> Repository [items] 0.95',
+      'Repository.Put -> Repository [mu] 0.95',
+      'Service.Sell -> Service [prefix] 0.95',
+    ]);
+  });
+  it('links functions to the fields, globals and tables they write', () => {
+    expect(edgeLines(ix.db, 'writes', { confidence: true })).toEqual([
+      'List.Push -> List [items] 0.95',
+      'NewProduct -> Product [ID] 0.95',
+      'Service.handleProduct -> Service [prefix] 0.85',
+    ]);
   });
 });

@@ -21,6 +21,7 @@ const sym = (ref: string) => {
 describe('java extraction', () => {
   it('finds every definition with its kind, qualified name and line', () => {
     expect(symbolLines(ix.db)).toEqual([
+      `class ProductRow ${M}/data/ProductRow.java:4`,
       `enum Category ${M}/model/Category.java:4`,
       `constant Category.FOOD ${M}/model/Category.java:5`,
       `constant Category.DRINK ${M}/model/Category.java:6`,
@@ -83,6 +84,19 @@ describe('java extraction', () => {
       `method Strings.slug ${M}/util/Strings.java:14`,
       `method Strings.describe ${M}/util/Strings.java:18`,
       `method Strings.describe ${M}/util/Strings.java:22`, // an overload
+      `class ProductController ${M}/web/ProductController.java:7`,
+      `method ProductController.ProductController ${M}/web/ProductController.java:12`,
+      `method ProductController.get ${M}/web/ProductController.java:16`,
+      `endpoint GET /api/products/{id} ${M}/web/ProductController.java:16`, // the annotation, inside its method
+      `method ProductController.create ${M}/web/ProductController.java:21`,
+      `endpoint POST /api/products ${M}/web/ProductController.java:21`, // a bare @PostMapping: the class's prefix
+      `method ProductController.search ${M}/web/ProductController.java:26`,
+      `endpoint GET /api/products/search ${M}/web/ProductController.java:26`, // @RequestMapping(value =, method =)
+      `class ShopResource ${M}/web/ShopResource.java:4`,
+      `method ShopResource.index ${M}/web/ShopResource.java:6`,
+      `endpoint GET /shop ${M}/web/ShopResource.java:6`, // JAX-RS: @GET under the class's @Path
+      `method ShopResource.remove ${M}/web/ShopResource.java:11`,
+      `endpoint DELETE /shop/{id} ${M}/web/ShopResource.java:11`, // @DELETE with @Path("/{id}")
       `class ProductTest ${T}/model/ProductTest.java:6`,
       `method ProductTest.testDiscountIsCapped ${T}/model/ProductTest.java:7`,
       `method ProductTest.testBuilder ${T}/model/ProductTest.java:13`,
@@ -190,6 +204,8 @@ describe('java extraction', () => {
       `${svc} -> ${M}/util/Strings.java:Strings`,
       `${svc} -> ${M}/util/Strings.java:Strings.slug`,
       `${M}/util/Strings.java:com.acme.shop.util.Strings -> ${M}/model/Priced.java:Priced`,
+      `${M}/web/ProductController.java:com.acme.shop.web.ProductController -> ${M}/model/Product.java:Product`,
+      `${M}/web/ProductController.java:com.acme.shop.web.ProductController -> ${M}/service/ShopService.java:ShopService`,
       `${T}/model/ProductTest.java:com.acme.shop.model.ProductTest -> external:junit.framework`,
       `${test} -> external:org.junit.jupiter.api`,
       `${test} -> external:org.junit.jupiter.api.Assertions`,
@@ -212,6 +228,7 @@ describe('java extraction', () => {
       'Product.discounted -> Product.apply 0.95', // Math.min is java.lang: external
       'Product.free -> Product 0.95',
       'Product.validate -> Category.isRestricted 0.9', // field `category` of a same-package type
+      'ProductController.get -> ShopService.create 0.9',
       'ProductTest.lamp -> Product.free 0.9',
       'ProductTest.testBuilder -> Product.Builder 0.9', // new Product.Builder()
       'ProductTest.testBuilder -> Product.Builder.build 0.5', // on what named() returns: name match only
@@ -255,7 +272,7 @@ describe('java extraction', () => {
     // products.forEach (Iterable) twice, text.trim (String), assertEquals three times (JUnit, imported).
     // Unresolved: other.cents() (a record accessor), the chained toLowerCase/replace on a String, and
     // assertEquals inherited from JUnit 3's TestCase (an unknown supertype).
-    expect(ix.summary.calls.java).toMatchObject({ total: 67, resolved: 44, external: 18, unresolved: 5 });
+    expect(ix.summary.calls.java).toMatchObject({ total: 69, resolved: 45, external: 18, unresolved: 6 });
   });
 
   it('links supertypes: extends, implements, interfaces extending interfaces', () => {
@@ -291,5 +308,54 @@ describe('java extraction', () => {
     expect(ix.summary.partial).toBe(1);
     expect(sym('Broken.after').inError).toBe(false);
     expect(sym('Broken.Half.method').inError).toBe(false);
+  });
+});
+
+describe('java: overrides', () => {
+  it("links each method to the one it overrides: methods override the superclass's and implement the interfaces', nearest level first", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'InMemoryRepository.find -> Repository.find 0.808',
+      'InMemoryRepository.store -> Repository.store 0.808',
+      'Product.name -> Named.name 0.686', // Priced extends Named: two levels up
+      'Product.price -> Priced.price 0.808',
+      'Product.validate -> Entity.validate 0.808',
+    ]);
+  });
+});
+
+describe('java: registrations and data access', () => {
+  it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
+    expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'DELETE /shop/{id} -> ShopResource.remove [route:DELETE /shop/{id}] 0.95',
+      'GET /api/products/search -> ProductController.search [route:GET /api/products/search] 0.95',
+      'GET /api/products/{id} -> ProductController.get [route:GET /api/products/{id}] 0.95',
+      'GET /shop -> ShopResource.index [route:GET /shop] 0.95',
+      'POST /api/products -> ProductController.create [route:POST /api/products] 0.95',
+    ]);
+  });
+  it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
+    expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([]);
+  });
+  it('links functions to the fields, constants and tables they read', () => {
+    expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
+      'Category.isRestricted -> Category.DRINK 0.95',
+      'Product.apply -> Product [price] 0.9',
+      'Product.discounted -> Product.MAX_DISCOUNT 0.95',
+      'ProductController.search -> ProductRow [table:products] 0.9',
+      'ShopService.audit -> ShopService.LOG 0.95',
+      'ShopService.create -> ShopService [repo] 0.9',
+      'ShopService.create -> ShopService.LOG 0.95',
+      'ShopServiceTest.slugJoinsWords -> Strings.SEPARATOR 0.9',
+      'Strings.slug -> Strings.SEPARATOR 0.95',
+    ]);
+  });
+  it('links functions to the fields, globals and tables they write', () => {
+    expect(edgeLines(ix.db, 'writes', { confidence: true })).toEqual([
+      'Product.Builder.named -> Product.Builder [name] 0.9',
+      'Product.Product -> Product [name] 0.9',
+      'Product.Product -> Product [price] 0.9',
+      'ProductController.ProductController -> ProductController [service] 0.9',
+      'ShopService.ShopService -> ShopService [repo] 0.9',
+    ]);
   });
 });

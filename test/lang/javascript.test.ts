@@ -29,6 +29,11 @@ describe('javascript extraction', () => {
       'method Notebook.load lib/notes.js:39',
       'method Notebook.summary lib/notes.js:43',
       'function createNotebook lib/notes.js:48',
+      'constant book lib/server.js:3',
+      'function listNotes lib/server.js:5',
+      'endpoint GET /notes lib/server.js:9',
+      'endpoint DELETE /notes/:id lib/server.js:10',
+      'function countNotes lib/server.js:14',
       'class Store lib/store.js:4',
       'method Store.add lib/store.js:7',
       'method Store.size lib/store.js:12',
@@ -95,6 +100,7 @@ describe('javascript extraction', () => {
       'lib/notes.js:lib/notes -> lib/store.js:Store', // module.exports = Store, required by name
       'lib/notes.js:lib/notes -> lib/util.js:lib/util', // no module.exports = x: the module itself
       'lib/notes.js:lib/notes -> lib/util.js:slugify', // destructured and renamed
+      'lib/server.js:lib/server -> lib/notes.js:lib/notes',
       'src/app.mjs:src/app -> external:node:fs/promises',
       'src/app.mjs:src/app -> lib/notes.js:createNotebook',
       'src/app.mjs:src/app -> lib/store.js:Store', // an ES default import of a CommonJS export
@@ -114,7 +120,7 @@ describe('javascript extraction', () => {
     ]);
     expect(fileOverview(ix.db, ix.root, 'lib/notes.js').exports.sort()).toEqual(['Note', 'Notebook', 'create', 'createNotebook']);
     expect(fileOverview(ix.db, ix.root, 'lib/store.js').exports.sort()).toEqual(['Store', 'default']);
-    expect(ix.summary.imports.javascript).toEqual({ total: 14, internal: 12, external: 2, unresolved: 0 });
+    expect(ix.summary.imports.javascript).toEqual({ total: 15, internal: 13, external: 2, unresolved: 0 });
   });
 
   it('resolves calls through this, super, constructed fields, prototypes, object constants and JSX', () => {
@@ -123,6 +129,7 @@ describe('javascript extraction', () => {
       'App -> Store 0.9', // field initialiser `store = new Store()`
       'App.start -> Notebook.summary 0.5', // this.book is untyped: a unique name match
       'App.start -> Store.add 0.9', // this.store, a field holding new Store()
+      'DELETE /notes/:id -> Notebook.add 0.9',
       'Note.slug -> slugify 0.9', // renamed by destructuring
       'Notebook.add -> Note.slug 0.5',
       'Notebook.add -> Store.add 0.8', // super.add()
@@ -135,10 +142,12 @@ describe('javascript extraction', () => {
       'Page -> Title 0.95', // <Title />
       'Page -> main 0.9',
       'Store.add -> Store.#check 0.9',
+      'book -> Notebook 0.5',
       'broken -> before 0.475', // inside a syntax-error region
       'createNotebook -> Note 0.95',
       'createNotebook -> Notebook 0.95',
       'createNotebook -> Notebook.add 0.9', // const book = new Notebook()
+      'listNotes -> Notebook.summary 0.9',
       'main -> App 0.95',
       'main -> App.start 0.9', // new App(book).start(): the constructed type
       'main -> Store 0.9',
@@ -154,10 +163,11 @@ describe('javascript extraction', () => {
     ].sort());
     // External: new Map(), String(), String(s).trim(), readFile (imported), describe, it x2,
     // assert.match, assert.equal, assert.ok, this.index.set (index = new Map()).
-    // Unresolved: this.#items.push, .toLowerCase, .replace, s.toUpperCase.
+    // Unresolved: this.#items.push, .toLowerCase, .replace, s.toUpperCase; in lib/server.js the
+    // router, process and res calls, db.query and book.emit (Notebook extends nothing that has emit).
     expect(ix.summary.calls.javascript).toEqual({
-      total: 47, resolved: 32, external: 11, unresolved: 4,
-      byTier: { local: 8, member: 9, import: 10, inherited: 1, global: 4 },
+      total: 56, resolved: 35, external: 12, unresolved: 9,
+      byTier: { local: 8, member: 11, import: 10, inherited: 1, global: 5 },
     });
   });
 
@@ -178,5 +188,51 @@ describe('javascript extraction', () => {
     expect(fileByPath(ix.db, 'src/broken.js')!.partial).toBe(true);
     expect(ix.summary.partial).toBe(1);
     expect(sym('After.run').inError).toBe(false);
+  });
+});
+
+describe('javascript: overrides', () => {
+  it("links each method to the one it overrides: a subclass's method overrides the class it extends, across files", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Notebook.add -> Store.add 0.855',
+    ]);
+  });
+});
+
+describe('javascript: registrations and data access', () => {
+  it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
+    expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'DELETE /notes/:id -> external:route:DELETE /notes/:id 1',
+      'GET /notes -> listNotes [route:GET /notes] 0.95',
+      'lib/server -> listNotes [event:exit] 0.95',
+    ]);
+  });
+  it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
+    expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([
+      'lib/server -> external:event:saved 1',
+    ]);
+  });
+  it('links functions to the fields, constants and tables they read', () => {
+    expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
+      'App.start -> App [book] 0.9',
+      'App.start -> App [store] 0.9',
+      'Notebook.add -> Notebook [archive] 0.9',
+      'Notebook.add -> Notebook [index] 0.9',
+      'Notebook.summary -> Notebook [last] 0.9',
+      'Notebook.summary -> Notebook [name] 0.9',
+      'Store.#check -> Store [LIMIT] 0.95',
+      'Store.#check -> Store [size] 0.9',
+      'countNotes -> external:table:notes 1',
+      'main -> DEFAULT_NAME 0.95',
+    ]);
+  });
+  it('links functions to the fields, globals and tables they write', () => {
+    expect(edgeLines(ix.db, 'writes', { confidence: true })).toEqual([
+      'App.constructor -> App [book] 0.9',
+      'Notebook.constructor -> Notebook [archive] 0.9',
+      'Notebook.constructor -> Notebook [index] 0.9',
+      'Notebook.constructor -> Notebook [last] 0.9',
+      'Notebook.constructor -> Notebook [name] 0.9',
+    ]);
   });
 });

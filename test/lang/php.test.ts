@@ -69,6 +69,17 @@ describe('php extraction', () => {
       'class Half src/broken.php:16',
       'method Half.method src/broken.php:17',
       'function after src/broken.php:23',
+      'function shop_init src/plugin.php:13',
+      'endpoint GET /shop/v1/products/(?P<id>\\d+) src/plugin.php:16',
+      'function shop_title src/plugin.php:22',
+      'function shop_get_product src/plugin.php:27',
+      'class ShopCart src/plugin.php:33',
+      'method ShopCart.render src/plugin.php:37',
+      'method ShopCart.boot src/plugin.php:42',
+      'method ShopCart.onLoaded src/plugin.php:47',
+      'endpoint GET /products/{id} src/routes.php:5',
+      'endpoint POST /products src/routes.php:6',
+      'endpoint GET /health src/routes.php:7',
       'class ProductServiceTest tests/ProductServiceTest.php:10',
       'method ProductServiceTest.setUp tests/ProductServiceTest.php:14',
       'method ProductServiceTest.testCreate tests/ProductServiceTest.php:19',
@@ -168,6 +179,7 @@ describe('php extraction', () => {
       'src/Service/ProductService.php:src/Service/ProductService -> src/Repo/Repository.php:Repository',
       'src/Service/ProductService.php:src/Service/ProductService -> src/Support/Cache.php:Cache',
       'src/Service/ProductService.php:src/Service/ProductService -> src/Support/functions.php:format_price',
+      'src/routes.php:src/routes -> src/Service/ProductService.php:ProductService',
       'tests/ProductServiceTest.php:tests/ProductServiceTest -> external:PHPUnit\\Framework\\Attributes', // use …\Test
       'tests/ProductServiceTest.php:tests/ProductServiceTest -> src/Model/Product.php:Product',
       'tests/ProductServiceTest.php:tests/ProductServiceTest -> src/Service/ProductService.php:ProductService',
@@ -210,6 +222,7 @@ describe('php extraction', () => {
       'Repository.find -> HasName.name 0.8', // `$row instanceof Product` narrows $row
       'Repository.store -> Entity.save 0.9', // typed parameter Entity $entity
       'Repository.store -> log_message 0.9',
+      'ShopCart.onLoaded -> Entity.table 0.5',
       'TestCase.product -> Product 0.5', // new \Shop\Model\Product: looked up by its last name
       'after -> before 0.95',
       'boot -> legacy_title 0.9', // through require_once __DIR__ . '/support/helpers.php'
@@ -221,8 +234,9 @@ describe('php extraction', () => {
     // External: $this->logger?->info() (a ?LoggerInterface from Psr\Log) and the three assertSame() calls
     // (the test class's TestCase extends \PHPUnit\Framework\TestCase, so unknown $this/self methods are
     // PHPUnit's). Built-ins (trim, min, define…) and `new \InvalidArgumentException` (PHP's, not
-    // Shop\Support's) stay unresolved; isset() is a language construct, not a call.
-    expect(ix.summary.calls.php).toMatchObject({ total: 54, resolved: 41, external: 4, unresolved: 9 });
+    // Shop\Support's) stay unresolved; isset() is a language construct, not a call. So do WordPress's
+    // functions (add_action…), Laravel's Route:: and Slim's $app-> in src/plugin.php and src/routes.php.
+    expect(ix.summary.calls.php).toMatchObject({ total: 68, resolved: 42, external: 4, unresolved: 22 });
   });
 
   it('links subtypes, trait users and tests to what they exercise', () => {
@@ -321,5 +335,70 @@ describe('php shared scope', () => {
     expect(key('src/Model/Product.php')).not.toBe(key('src/Repo/Repository.php'));
     expect(key('src/broken.php')).toBe('src'); // a root of its own stays itself
     expect(key('Monolog/Logger.php')).toBe('Monolog');
+  });
+});
+
+describe('php: overrides', () => {
+  it("links each method to the one it overrides: methods implement the interface's and override the parent's, constructors included", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Product.price -> Priced.price 0.808',
+      'Product.validate -> Entity.validate 0.808',
+      'ProductService.__construct -> BaseService.__construct 0.808',
+    ]);
+  });
+});
+
+describe('php: registrations and data access', () => {
+  it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
+    expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'GET /health -> ProductService.label [route:GET /health] 0.9',
+      'GET /products/{id} -> ProductService.label [route:GET /products/{id}] 0.9',
+      'GET /shop/v1/products/(?P<id>\\d+) -> shop_get_product [route:GET /shop/v1/products/(?P<id>\\d+)] 0.95',
+      'POST /products -> ProductService.create [route:POST /products] 0.9',
+      'ShopCart.boot -> ShopCart.onLoaded [action:shop_loaded] 0.9',
+      'src/plugin -> ShopCart.render [shortcode:shop_cart] 0.9',
+      'src/plugin -> external:action:wp_footer 1',
+      'src/plugin -> shop_init [action:init] 0.95',
+      'src/plugin -> shop_title [filter:the_title] 0.95',
+    ]);
+  });
+  it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
+    expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([
+      'shop_init -> external:action:shop_loaded 1',
+      'shop_title -> external:filter:shop_title 1',
+    ]);
+  });
+  it('links functions to the fields, constants and tables they read', () => {
+    expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
+      'BaseService.audit -> BaseService [name] 0.9',
+      'Cache.has -> Cache [items] 0.9',
+      'Cache.put -> Cache [items] 0.9',
+      'Entity.table -> Entity [TABLE] 0.9',
+      'HasName.name -> HasName [name] 0.9',
+      'Product.__construct -> Status.Active 0.85',
+      'Product.describe -> Product [status] 0.9',
+      'Product.discounted -> Product.MAX_DISCOUNT 0.9',
+      'Product.price -> Product [cents] 0.9',
+      'Product.validate -> Product [cents] 0.9',
+      'Product.validate -> Product [name] 0.9',
+      'Product.validate -> Product.MIN_PRICE 0.9',
+      'ProductService.create -> ProductService [logger] 0.9',
+      'ProductService.create -> ProductService [store] 0.9',
+      'ProductService.hide -> Status.Hidden 0.9',
+      'ProductService.label -> ProductService [store] 0.9',
+      'ProductServiceTest.testCreate -> ProductServiceTest [service] 0.9',
+      'Repository.find -> Repository [rows] 0.9',
+      'Repository.store -> Repository [rows] 0.9',
+      'Status.isVisible -> Status.Active 0.9',
+      'shop_get_product -> external:table:wp_shop_products 1',
+    ]);
+  });
+  it('links functions to the fields, globals and tables they write', () => {
+    expect(edgeLines(ix.db, 'writes', { confidence: true })).toEqual([
+      'Product.__construct -> Product [name] 0.9',
+      'ProductService.hide -> Product [status] 0.9',
+      'ProductServiceTest.setUp -> ProductServiceTest [service] 0.9',
+      'ShopCart.onLoaded -> ShopCart [table:shop_carts] 0.9',
+    ]);
   });
 });

@@ -18,6 +18,15 @@ const sym = (ref: string) => {
 describe('python extraction', () => {
   it('finds every definition with its kind, qualified name and line', () => {
     expect(symbolLines(ix.db)).toEqual([
+      'class SaleProduct shop/admin.py:5',
+      'method SaleProduct.apply shop/admin.py:8',
+      'method SaleProduct.save shop/admin.py:11',
+      'class Sale shop/admin.py:15',
+      'endpoint GET, DELETE /sales/<int:sale_id> shop/admin.py:21',
+      'function show_sale shop/admin.py:22',
+      'function on_sold shop/admin.py:27',
+      'function sell shop/admin.py:31',
+      'function restock shop/admin.py:36',
       'function before shop/broken.py:1',
       'function broken shop/broken.py:5',
       'class Half shop/broken.py:10',
@@ -79,6 +88,7 @@ describe('python extraction', () => {
   it('resolves imports to files, through package re-exports, and keeps external ones by name', () => {
     expect(edgeLines(ix.db, 'imports', { files: true })).toEqual([
       'shop/__init__.py:shop -> shop/models.py:Product',
+      'shop/admin.py:shop.admin -> shop/models.py:Product',
       'shop/service.py:shop.service -> shop/models.py:Base',
       'shop/service.py:shop.service -> shop/models.py:Product', // via `from shop import Product`
       'shop/service.py:shop.service -> shop/util.py:shop.util',
@@ -99,6 +109,7 @@ describe('python extraction', () => {
       'Product.discounted -> Product.apply 0.9', // self.apply()
       'Repository.store -> Base.save 0.9', // item: StoredBase (an aliased import) -> Base.save
       'Repository.store -> log 0.9', // util.log() through `import shop.util as util`
+      'SaleProduct.apply -> Product.apply 0.8', // super().apply(): the supertype's
       'Service.__init__ -> Repository 0.95',
       'Service.build -> Service 0.95',
       'Service.fetch -> Service.run 0.9',
@@ -117,7 +128,7 @@ describe('python extraction', () => {
   });
 
   it('links subclasses and tests to what they exercise', () => {
-    expect(edgeLines(ix.db, 'extends')).toEqual(['Product -> Base']);
+    expect(edgeLines(ix.db, 'extends')).toEqual(['Product -> Base', 'SaleProduct -> Product']);
     expect(edgeLines(ix.db, 'tests')).toEqual([
       'TestService.test_discount -> Product.discounted',
       'TestService.test_discount -> create_product',
@@ -126,10 +137,51 @@ describe('python extraction', () => {
     ]);
   });
 
+  it('links overriding methods to the methods they override, the nearest supertype first', () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'SaleProduct.apply -> Product.apply 0.855',
+      'SaleProduct.save -> Base.save 0.812', // two levels up: Product does not define save
+    ]);
+  });
+
   it('indexes a file with syntax errors partially', () => {
     const broken = fileByPath(ix.db, 'shop/broken.py')!;
     expect(broken.partial).toBe(true);
     expect(ix.summary.partial).toBe(1);
     expect(sym('after').inError).toBe(false);
+  });
+});
+
+describe('python: registrations and data access', () => {
+  it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
+    expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'GET, DELETE /sales/<int:sale_id> -> show_sale [route:GET, DELETE /sales/<int:sale_id>] 0.95',
+      'sell -> restock [event:restock] 0.95',
+      'shop.admin -> on_sold [event:sold] 0.95',
+    ]);
+  });
+  it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
+    expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([
+      'sell -> external:event:sold 1',
+    ]);
+  });
+  it('links functions to the fields, constants and tables they read', () => {
+    expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
+      'Product.apply -> Product [price] 0.9',
+      'Product.discounted -> MAX_DISCOUNT 0.95',
+      'Service.run -> Service [repo] 0.9',
+      'show_sale -> Sale [table:sales] 0.9',
+    ]);
+  });
+  it('links functions to the fields, globals and tables they write', () => {
+    expect(edgeLines(ix.db, 'writes', { confidence: true })).toEqual([
+      'Base.save -> Base [saved] 0.9',
+      'Product.__init__ -> Product [name] 0.9',
+      'Product.__init__ -> Product [price] 0.9',
+      'Product.apply -> Product [price] 0.9',
+      'SaleProduct.save -> SaleProduct [saved] 0.9',
+      'Service.__init__ -> Service [repo] 0.9',
+      'on_sold -> external:table:audit 1',
+    ]);
   });
 });

@@ -20,7 +20,7 @@ const sym = (ref: string) => {
   return found[0];
 };
 
-const SHOP_MODULES = ['Broken', 'Extensions', 'Inventory', 'Models', 'Service', 'Util/Log'].map((m) => `Sources/Shop/${m}`);
+const SHOP_MODULES = ['Broken', 'Extensions', 'Inventory', 'Models', 'Routes', 'Service', 'Util/Log'].map((m) => `Sources/Shop/${m}`);
 
 describe('swift extraction', () => {
   it('finds every definition with its kind, qualified name and line', () => {
@@ -64,6 +64,10 @@ describe('swift extraction', () => {
       'type Price Sources/Shop/Models.swift:75',
       'interface RowDecodable Sources/Shop/Models.swift:78',
       'method RowDecodable.init Sources/Shop/Models.swift:79', // an initializer requirement
+      'function routes Sources/Shop/Routes.swift:2',
+      'endpoint GET /products/:id Sources/Shop/Routes.swift:3',
+      'endpoint POST /products Sources/Shop/Routes.swift:4',
+      'function showProduct Sources/Shop/Routes.swift:9',
       'class Repository Sources/Shop/Service.swift:4', // an actor
       'method Repository.store Sources/Shop/Service.swift:7',
       'class Service Sources/Shop/Service.swift:14',
@@ -187,6 +191,8 @@ describe('swift extraction', () => {
       'Entity.save -> Entity.validate 0.95', // implicit self
       'Inventory.dump -> log 0.85', // stock[name] and stock[...] += are subscripts, not calls
       'Inventory.restock -> log 0.85',
+      'POST /products -> Inventory 0.85',
+      'POST /products -> Inventory.count 0.5',
       'Product.Tag.framed -> Product.Tag.render 0.9', // implicit self in an extension of a nested type
       'Product.discounted -> Product.apply 0.95',
       'Product.free -> Product 0.95',
@@ -328,5 +334,42 @@ describe('swift language entry', () => {
     expect(swift.isTestFile('Sources/Shop/ProductTest.swift')).toBe(true);
     expect(swift.isTestFile('Sources/ShopTestHelpers/Helpers.swift')).toBe(false);
     expect(swift.isTestFile('Sources/Shop/Contest.swift')).toBe(false);
+  });
+});
+
+describe('swift: overrides', () => {
+  it("links each method to the one it overrides: conformances and overrides, with the same argument labels", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Entity.save -> Storable.save 0.903',
+      // Product.init(name:price:) is not Entity.init(id:): labels are part of a Swift method's name (it calls super.init).
+    ]);
+  });
+});
+
+describe('swift: registrations and data access', () => {
+  it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
+    expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'GET /products/:id -> showProduct [route:GET /products/:id] 0.95',
+      'POST /products -> external:route:POST /products 1',
+    ]);
+  });
+  it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
+    expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([]);
+  });
+  it('links functions to the fields, constants and tables they read', () => {
+    expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
+      'Inventory.restock -> Product [name] 0.85',
+      'Service.run -> Product [name] 0.85',
+      'XCTestCase.assertCheap -> Product [price] 0.9',
+      'saveLogged -> Storable [key] 0.85',
+      'showProduct -> Product [table:products] 0.6',
+    ]);
+  });
+  it('links functions to the fields, globals and tables they write', () => {
+    expect(edgeLines(ix.db, 'writes', { confidence: true })).toEqual([
+      'Entity.init -> Entity [id] 0.9',
+      'Product.init -> Product [name] 0.9',
+      'Product.init -> Product [price] 0.9',
+    ]);
   });
 });

@@ -50,6 +50,15 @@ describe('typescript extraction', () => {
       'method Repository.find src/core/repository.ts:12',
       'class ProductRepository src/core/repository.ts:17',
       'method ProductRepository.findByName src/core/repository.ts:19', // a field holding an arrow function
+      'constant shop src/routes.ts:3',
+      'function showProduct src/routes.ts:6',
+      'endpoint GET /products/:id src/routes.ts:10',
+      'endpoint POST /products src/routes.ts:11',
+      'class OrdersController src/routes.ts:15',
+      'endpoint GET /orders/:id src/routes.ts:16',
+      'method OrdersController.find src/routes.ts:17',
+      'endpoint POST /orders src/routes.ts:21',
+      'method OrdersController.create src/routes.ts:22',
       'class ShopService src/service.ts:7',
       'method ShopService.constructor src/service.ts:10',
       'method ShopService.addProduct src/service.ts:14',
@@ -124,6 +133,7 @@ describe('typescript extraction', () => {
       'src/index.ts:src/index -> src/core/repository.ts:ProductRepository', // export { default as … } from
       'src/index.ts:src/index -> src/service.ts:ShopService',
       'src/index.ts:src/index -> src/service.ts:createService',
+      'src/routes.ts:src/routes -> src/service.ts:ShopService',
       'src/service.ts:src/service -> external:node:events',
       'src/service.ts:src/service -> packages/money/src/index.ts:packages/money/src/index', // import * as money
       'src/service.ts:src/service -> src/core/model.ts:Product',
@@ -158,6 +168,8 @@ describe('typescript extraction', () => {
   it('resolves calls through this, super, typed parameters and fields, parameter properties, namespaces and JSX', () => {
     expect(edgeLines(ix.db, 'calls', { confidence: true })).toEqual([
       'After.run -> before 0.95',
+      'OrdersController.create -> Product.create 0.25',
+      'POST /products -> ShopService.addProduct 0.9',
       'ProductCard -> Badge 0.95', // <Badge> renders the component
       'ProductCard -> Price 0.95',
       'ProductCard -> ShopService.priceLabel 0.5', // destructured, untyped: a unique name match only
@@ -181,6 +193,8 @@ describe('typescript extraction', () => {
       'createService -> ProductRepository 0.9',
       'createService -> ShopService 0.95',
       'formatPrice -> Rounding.down 0.9', // a namespace member
+      'shop -> ShopService 0.9',
+      'showProduct -> ShopService.lookup 0.9',
       'src/core/model -> sealed 0.95', // @sealed decorator
       'test/service.test -> Model.describe 0.25',
       'test/service.test -> Product 0.9',
@@ -196,9 +210,10 @@ describe('typescript extraction', () => {
     // External: Object.seal, Math.min, Math.floor, new Map(), describe, it x2, expect, expect(…).toContain,
     // this.emit (ShopService extends node's EventEmitter), this.items.set/get (items = new Map()).
     // Unresolved: this.entries.push (string[]), (…).toFixed.
+    // src/routes.ts adds app.get/app.post, db.query and prisma.order.create (unresolved: not declared).
     expect(ix.summary.calls.typescript).toEqual({
-      total: 39, resolved: 25, external: 12, unresolved: 2,
-      byTier: { local: 7, member: 4, import: 6, inherited: 4, global: 4 },
+      total: 50, resolved: 29, external: 13, unresolved: 8,
+      byTier: { local: 7, member: 6, import: 7, inherited: 4, global: 5 },
     });
   });
 
@@ -226,5 +241,60 @@ describe('typescript extraction', () => {
     expect(ix.summary.partial).toBe(1);
     expect(sym('After.run').inError).toBe(false);
     expect(sym('broken').inError).toBe(false);
+  });
+});
+
+describe('typescript: overrides', () => {
+  it("links each method to the one it overrides: an abstract class's method implements the interface's; a subclass's constructor and methods override the base class's", () => {
+    expect(edgeLines(ix.db, 'overrides', { confidence: true })).toEqual([
+      'Model.validate -> Entity.validate 0.903',
+      'Product.constructor -> Model.constructor 0.903',
+      'Product.describe -> Model.describe 0.903',
+      'Product.validate -> Model.validate 0.903',
+    ]);
+  });
+});
+
+describe('typescript: registrations and data access', () => {
+  it('links endpoints and registering code to their callbacks (registers), keeping the literal name as the target', () => {
+    expect(edgeLines(ix.db, 'registers', { confidence: true })).toEqual([
+      'GET /orders/:id -> OrdersController.find [route:GET /orders/:id] 0.95',
+      'GET /products/:id -> showProduct [route:GET /products/:id] 0.95',
+      'POST /orders -> OrdersController.create [route:POST /orders] 0.95',
+      'POST /products -> external:route:POST /products 1',
+      'src/routes -> showProduct [event:added] 0.95',
+    ]);
+  });
+  it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
+    expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([
+      'ShopService.addProduct -> external:event:added 1',
+    ]);
+  });
+  it('links functions to the fields, constants and tables they read', () => {
+    expect(edgeLines(ix.db, 'reads', { confidence: true })).toEqual([
+      'AuditLog.record -> AuditLog [entries] 0.9',
+      'Model.validate -> Model [id] 0.9',
+      'OrdersController.find -> external:table:orders 1',
+      'Product.applyDiscount -> Product [price] 0.9',
+      'Product.describe -> Product [name] 0.9',
+      'Product.describe -> Product [total] 0.9',
+      'Product.total -> Product [price] 0.9',
+      'Product.validate -> Product [price] 0.9',
+      'Repository.find -> Repository [items] 0.9',
+      'Repository.save -> Repository [items] 0.9',
+      'ShopService.addProduct -> ShopService [audit] 0.9',
+      'ShopService.addProduct -> ShopService [repo] 0.9',
+      'ShopService.lookup -> ShopService [repo] 0.9',
+      'ShopService.priceLabel -> Product [total] 0.9',
+      'clamp -> MAX_PRICE 0.95',
+      'formatPrice -> CURRENCY 0.95',
+    ]);
+  });
+  it('links functions to the fields, globals and tables they write', () => {
+    expect(edgeLines(ix.db, 'writes', { confidence: true })).toEqual([
+      'OrdersController.create -> external:table:order 1',
+      'Product.applyDiscount -> Product [discount] 0.9',
+      'Product.constructor -> Product [count] 0.95',
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { CgError, errorMessage } from '../../errors.js';
 import { emit, plural } from '../output.js';
 import { freshnessLine, openIndex } from '../repo.js';
 import { examples, parseIntInRange, REPO_FLAG, REPO_HELP } from '../args.js';
+import { loadConfig } from '../../config/config.js';
 
 const MAX_DIFF_BYTES = 20 * 1024 * 1024;
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -47,7 +48,7 @@ export function registerImpact(program: Command): void {
       const depth = parseIntInRange('--depth', opts.depth, 1, MAX_IMPACT_DEPTH);
       const { root, db, freshness } = openIndex(opts.repo);
       try {
-        const res = testsFor(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p));
+        const res = testsFor(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p), loadConfig(root).warnings.lowConfidence);
         emit(opts, { ...res, freshness }, (r) => `${renderTests(r)}\n${freshnessLine(freshness)}`);
       } finally {
         db.close();
@@ -56,10 +57,11 @@ export function registerImpact(program: Command): void {
   changeOptions(program
     .command('impact')
     .description('what a change can break: dependents by relation and depth, affected files, tests, a risk summary'))
-    .option('--change-type <type>', 'signature: the call sites break; behavior: callers and the tests that reach them; '
-      + 'delete: every reference, imports and subtypes included; any: every relation, and imports of the enclosing class or module', 'any')
+    .option('--change-type <type>', 'signature: the call sites, overrides and registrations break; behavior: callers, '
+      + 'registrations, readers and writers, and the tests that reach them; delete: every reference, imports, subtypes and '
+      + 'overrides included; any: every relation, and imports of the enclosing class or module', 'any')
     .option('--mermaid', 'print a Mermaid flowchart of the dependents (for a pull request)')
-    .option('--json', 'print JSON: {targets, direct: {callers, importers, subtypes, tests}, transitive, affectedFiles, tests, risk, ...}')
+    .option('--json', 'print JSON: {targets, direct: {callers, importers, subtypes, registrations, dataAccess, tests}, transitive, affectedFiles, tests, risk, warnings, ...}')
     .addHelpText('after', examples(['cg impact --symbol User.save', 'git diff main | cg impact --diff - --mermaid', 'cg impact --file src/db.py --depth 2 --json']))
     .action((opts: ChangeOpts & { mermaid?: boolean; changeType: string }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, MAX_IMPACT_DEPTH);
@@ -69,7 +71,7 @@ export function registerImpact(program: Command): void {
       const { root, db, freshness } = openIndex(opts.repo);
       try {
         const res = blastRadius(db, changeInput(root, opts), depth, (p) => resolveInRepo(root, p),
-          { changeType: opts.changeType as ChangeType });
+          { changeType: opts.changeType as ChangeType, lowConfidence: loadConfig(root).warnings.lowConfidence });
         emit(opts, { ...res, freshness }, (r) => (opts.mermaid ? renderBlastMermaid(r) : `${renderImpact(r)}\n${freshnessLine(freshness)}`));
       } finally {
         db.close();
@@ -120,5 +122,6 @@ function renderImpact(r: BlastRadius): string {
   if (r.transitive.length) out.push(`Transitive (${r.transitive.length}): ${r.transitive.map((d) => `${d.symbol} [${d.depth}]`).join(', ')}`);
   out.push(`Files: ${r.affectedFiles.map((f) => f.file).join(', ') || 'none'}`);
   out.push(`Risk: ${r.risk.level} (${r.risk.reasons.join('; ')})`);
+  for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }

@@ -20,7 +20,8 @@ export function registerQuery(program: Command): void {
     .option('--budget <tokens>', `token budget for the answer (${DEFAULT_BUDGET} by default; cl100k_base tokens)`, String(DEFAULT_BUDGET))
     .option('--depth <n>', 'hops of calls and tests to follow from the best matches (0-3)', '1')
     .option('--snippets', 'include the source lines of each place (otherwise signatures only)')
-    .option('--signal-file <file>', 'a stack trace, failing-test output or log: the places it names rank first')
+    .option('--signal-file <file>', 'a stack trace, test output, log, profile or coverage report: the places it names rank first')
+    .option('--no-recorded-signals', 'leave out the failures `cg signal record` kept from a run')
     .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in cg.config.json, else hybrid)`)
     .option('--type <type>', 'code (the default), documents (Markdown, YAML, JSON, PDF, text), or all (both, merged by rank; '
       + 'the default with --collection)')
@@ -55,6 +56,7 @@ interface TaskOptions {
   budget: string;
   depth: string;
   signalFile?: string;
+  recordedSignals: boolean;
   preset?: string;
   repo?: string;
   json?: boolean;
@@ -69,7 +71,7 @@ async function openForTask(words: string[], opts: TaskOptions) {
   try {
     const cursorFile = opts.cursorFile ? toRepoPath(root, opts.cursorFile) : null;
     const signals = opts.signalFile ? readSignals(root, opts.signalFile, db) : undefined;
-    return { root, db, freshness, task: { text: words.join(' '), budget, depth, cursorFile, signals, preset } };
+    return { root, db, freshness, task: { text: words.join(' '), budget, depth, cursorFile, signals, preset, recordedSignals: opts.recordedSignals } };
   } catch (err) {
     db.close();
     throw err;
@@ -121,7 +123,8 @@ export function registerContext(program: Command): void {
     .option('--cursor-file <file>', 'the file being edited')
     .option('--budget <tokens>', `token budget (${DEFAULT_BUDGET} by default; cl100k_base tokens)`, String(DEFAULT_BUDGET))
     .option('--depth <n>', 'hops of calls and tests to follow (0-3)', '1')
-    .option('--signal-file <file>', 'a stack trace, failing-test output or log')
+    .option('--signal-file <file>', 'a stack trace, test output, log, profile or coverage report')
+    .option('--no-recorded-signals', 'leave out the failures `cg signal record` kept from a run')
     .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')}`)
     .option(REPO_FLAG, REPO_HELP)
     .option('--json', 'print JSON: {summary, relationships, files: [{path, form, places, text}], tokens_used, ...}')

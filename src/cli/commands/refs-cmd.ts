@@ -3,6 +3,7 @@ import { symbolReferences, type RefsResult, type RefEntry } from '../../graph/re
 import { emit } from '../output.js';
 import { freshnessLine, openIndexRecovering } from '../repo.js';
 import { examples, parseIntInRange, REPO_FLAG, REPO_HELP } from '../args.js';
+import { loadConfig } from '../../config/config.js';
 
 export function registerRefs(program: Command): void {
   program
@@ -12,20 +13,21 @@ export function registerRefs(program: Command): void {
     .option('--callers', 'only callers')
     .option('--callees', 'only callees')
     .option('--both', 'callers and callees (the default)')
-    .option('--hierarchy', 'also subtypes (implementors, subclasses) and supertypes')
+    .option('--hierarchy', 'also subtypes (implementors, subclasses) and supertypes; for a method, what overrides it and what it overrides')
     .option('--depth <n>', 'levels to follow, 1-5', '1')
     .option('--file <glob>', 'pick the symbol among those in files matching this glob')
     .option(REPO_FLAG, REPO_HELP)
-    .option('--json', 'print JSON: {target, callers: [...], callees: [...], freshness}')
+    .option('--json', 'print JSON: {target, callers, callees, subtypes?, supertypes?, readers?, writers?, reads?, writes?, warnings, freshness}')
     .addHelpText('after', examples(['cg refs parse_config', 'cg refs App.run --callers --depth 3', 'cg refs src/app.py:App.run --hierarchy --json']))
     .action(async (ref: string, opts: { callers?: boolean; callees?: boolean; both?: boolean; hierarchy?: boolean; depth: string; file?: string;
       repo?: string; json?: boolean }) => {
       const depth = parseIntInRange('--depth', opts.depth, 1, 5);
       const both = opts.both || (!opts.callers && !opts.callees);
-      const { db, freshness } = await openIndexRecovering(opts.repo);
+      const { root, db, freshness } = await openIndexRecovering(opts.repo);
       try {
         const res = symbolReferences(db, ref, {
           callers: both || !!opts.callers, callees: both || !!opts.callees, depth, fileGlob: opts.file, hierarchy: opts.hierarchy,
+          lowConfidence: loadConfig(root).warnings.lowConfidence,
         });
         emit(opts, { ...res, freshness }, (r) => `${render(r)}\n${freshnessLine(freshness)}`);
       } finally {
@@ -37,18 +39,26 @@ export function registerRefs(program: Command): void {
 function render(r: RefsResult): string {
   const t = r.target;
   const out = [`${t.kind} ${t.qualifiedName}  ${t.file}:${t.startLine}  ${t.signature}`];
-  const section = (title: string, list: RefEntry[] | undefined) => {
+  // A hierarchy edge's line is in the subtype's file: a supertype is shown at its own definition.
+  const section = (title: string, list: RefEntry[] | undefined, atDefinition = false) => {
     if (!list) return;
     out.push(`${title} (${list.length}):`);
     if (!list.length) out.push('  none found');
     for (const e of list) {
       const indent = '  '.repeat(e.depth);
-      out.push(`${indent}${e.qualifiedName}  ${e.file}:${e.line ?? e.startLine}  confidence ${e.confidence.toFixed(2)}`);
+      const how = e.relation === 'calls' || atDefinition ? '' : `  (${e.relation}${e.target ? ` ${e.target}` : ''})`;
+      out.push(`${indent}${e.qualifiedName}  ${e.file}:${atDefinition ? e.startLine : e.line ?? e.startLine}  confidence ${e.confidence.toFixed(2)}${how}`);
     }
   };
   section('Callers', r.callers);
   section('Callees', r.callees);
-  section('Subtypes', r.subtypes);
-  section('Supertypes', r.supertypes);
+  const method = t.kind === 'method' || t.kind === 'function';
+  section(method ? 'Overridden by' : 'Subtypes', r.subtypes, true);
+  section(method ? 'Overrides' : 'Supertypes', r.supertypes, true);
+  // Data access is shown where there is some: most symbols hold or touch no data.
+  for (const [title, list] of [['Read by', r.readers], ['Written by', r.writers], ['Reads', r.reads], ['Writes', r.writes]] as const) {
+    if (list?.length) section(title, list);
+  }
+  for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }

@@ -56,6 +56,9 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
     const n = (count: number, width: number, noun: string) => `${String(count).padStart(width)} ${count === 1 ? `${noun} ` : `${noun}s`}`;
     out.push(`  ${lang.padEnd(11)} ${n(v.files, 6, 'file')} ${n(v.loc, 9, 'line')} ${n(v.symbols, 8, 'symbol')}${v.partial ? `  (${v.partial} partial)` : ''}`.trimEnd());
   }
+  if (s.external.files) {
+    out.push(`External: ${s.external.files} declaration file(s) of ${s.external.packages} installed package(s) (\`cg deps\` lists them)`);
+  }
   out.push(`Symbols: ${s.symbols.toLocaleString('en-US')} (${formatCounts(s.symbolsByKind)})`);
   out.push(`Edges: ${s.edges.toLocaleString('en-US')} (${formatCounts(s.edgesByKind)})`);
   for (const [lang, c] of Object.entries(s.calls)) {

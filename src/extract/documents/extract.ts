@@ -64,7 +64,7 @@ function finish(relPath: string, format: DocumentFormat, text: string, u: Units)
   return {
     text,
     extract: { path: relPath, language: format, loc: lines, partial: u.errors > 0, errorCount: u.errors, isTest: false,
-      symbols, calls: [], inherits: [], imports: [] },
+      symbols, calls: [], inherits: [], imports: [], registrations: [], fires: [], accesses: [], tables: [] },
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_BUDGET, MAX_QUERY_CHARS, MIN_BUDGET } from '../../retrieve/query.js';
+import { loadConfig } from '../../config/config.js';
 import { resolveInRepo } from '../../repo/root.js';
 import type { Snapshot } from '../../store/live.js';
 
@@ -32,4 +33,9 @@ export const signalsArg = z.string().max(MAX_SIGNALS).optional()
 /** A repository path an agent gave, checked to be inside the repository. */
 export function repoPath(snap: Snapshot, p: string): string {
   return resolveInRepo(snap.root, p);
+}
+
+/** The repository's threshold for low-confidence warnings (config `warnings.lowConfidence`, default 0.7). */
+export function lowConfidence(snap: Snapshot): number {
+  return loadConfig(snap.root).warnings.lowConfidence;
 }

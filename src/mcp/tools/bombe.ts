@@ -11,7 +11,7 @@ import { searchSymbols, symbolStats, type SymbolInfo } from '../../store/queries
 import { errorBody, makeError } from '../errors.js';
 import { declareTools, type ToolAnswer, type ToolContext } from '../registry.js';
 import { answerTokens, fitAnswer, keepCounts } from '../respond.js';
-import { budgetArg, globArg, nameArg, queryArg, repoPath, repoPathArg, signalsArg } from './args.js';
+import { budgetArg, globArg, lowConfidence, nameArg, queryArg, repoPath, repoPathArg, signalsArg } from './args.js';
 
 /**
  * Bombe §5's five tools, with its names, parameters, enums, defaults and response fields, as views
@@ -99,11 +99,14 @@ async function getReferences(a: z.infer<typeof refsSchema>, ctx: ToolContext): P
   const res = symbolReferences(db, a.symbol_name, {
     callers: a.direction === 'callers' || a.direction === 'both', callees: a.direction === 'callees' || a.direction === 'both',
     subtypes: a.direction === 'implementors', supertypes: a.direction === 'supers', depth: a.depth, fileGlob: a.file_pattern,
+    lowConfidence: lowConfidence(ctx.snap),
   });
-  // Each entry's line is in its own file_path: the call site for callers and subtypes, the definition for callees and supers.
+  // Each entry's line is in its own file_path: the call site for callers, subtypes and data access, the
+  // definition for callees and supers. Relations other than a call (registers, fires, overrides, reads,
+  // writes) are named, with the route, hook or field they go through (target).
   const entry = (useCallSite: boolean) => (r: RefEntry) => ({
     name: r.qualifiedName, kind: r.kind, file_path: r.file, line: useCallSite ? r.line ?? r.startLine : r.startLine, depth: r.depth,
-    confidence: r.confidence,
+    ...(r.relation !== 'calls' ? { relation: r.relation } : {}), ...(r.target ? { target: r.target } : {}), confidence: r.confidence,
     ...(sources ? { source: sources.excerpt({ path: r.file, startLine: r.startLine, endLine: r.endLine }) } : {}),
   });
   const lists: [string, unknown[]][] = [];
@@ -111,11 +114,13 @@ async function getReferences(a: z.infer<typeof refsSchema>, ctx: ToolContext): P
   if (res.callees) lists.push(['callees', res.callees.map(entry(false))]);
   if (res.subtypes) lists.push(['implementors', res.subtypes.map(entry(true))]);
   if (res.supertypes) lists.push(['supers', res.supertypes.map(entry(false))]);
+  for (const k of ['readers', 'writers', 'reads', 'writes'] as const) if (res[k]) lists.push([k, res[k]!.map(entry(k === 'readers' || k === 'writers'))]);
   const t = res.target;
   const totals = Object.fromEntries(lists.map(([k, l]) => [k, l.length]));
   return fitLists(ctx, a.token_budget, [lists], (kept, omitted, tokensUsed) => ({ body: {
     target_symbol: { name: t.qualifiedName, kind: t.kind, file_path: t.file, line: t.startLine, signature: t.signature },
-    ...kept, totals, ...(omitted ? { omitted, truncated: true } : {}), tokens_used: tokensUsed,
+    ...kept, totals, ...(omitted ? { omitted, truncated: true } : {}), ...(res.warnings.length ? { warnings: res.warnings } : {}),
+    tokens_used: tokensUsed,
   } }));
 }
 
@@ -216,7 +221,7 @@ async function getStructure(a: z.infer<typeof structureSchema>, ctx: ToolContext
 const blastSchema = z.object({
   symbol_name: nameArg('Symbol to analyze impact for (name, qualified name, or file:name)'),
   change_type: z.enum(CHANGE_TYPES.filter((c) => c !== 'any') as ['signature', 'behavior', 'delete']).default('behavior')
-    .describe('Type of change: signature (parameters/return type: every call site must change), behavior (logic: callers and the tests that reach them), or delete (every reference, imports and subtypes included)'),
+    .describe('Type of change: signature (parameters/return type: every call site, override and registration must change), behavior (logic: callers, registrations, readers and writers, and the tests that reach them), or delete (every reference, imports, subtypes and overrides included)'),
   max_depth: z.number().int().min(1).max(MAX_IMPACT_DEPTH).default(DEFAULT_IMPACT_DEPTH)
     .describe(`Maximum traversal depth for impact analysis (1-${MAX_IMPACT_DEPTH}, default ${DEFAULT_IMPACT_DEPTH})`),
   token_budget: budgetArg(DEFAULT_LIST_BUDGET, 50_000),
@@ -224,8 +229,13 @@ const blastSchema = z.object({
   format: z.enum(['json', 'mermaid']).default('json').describe('json (default), or mermaid: a flowchart of the dependents as text (for a pull request)'),
 });
 
+/** Every direct dependent, whatever the relation: callers, importers, subtypes and overrides, registrations, data access, tests. */
+function directDependents(r: BlastRadius): Dependent[] {
+  return [...r.direct.callers, ...r.direct.importers, ...r.direct.subtypes, ...r.direct.registrations, ...r.direct.dataAccess, ...r.direct.tests];
+}
+
 function riskAssessment(r: BlastRadius): string {
-  const direct = r.direct.callers.length + r.direct.importers.length + r.direct.subtypes.length + r.direct.tests.length;
+  const direct = directDependents(r).length;
   const testFiles = r.affectedFiles.filter((f) => f.isTest).length;
   const n = (x: number, what: string) => `${x} ${what}${x === 1 ? '' : 's'}`;
   return `${r.risk.level} - ${n(direct, 'direct caller')}, ${n(r.transitive.length, 'transitive dependent')}, ${n(testFiles, 'test file')} (${r.risk.reasons.join('; ')})`;
@@ -240,8 +250,8 @@ async function getBlastRadius(a: z.infer<typeof blastSchema>, ctx: ToolContext):
   const { db } = ctx.snap;
   const target = pick(ctx, a.symbol_name, a.file_pattern);
   const res = blastRadius(db, { symbols: [`${target.file}:${target.qualifiedName}`] }, a.max_depth, (p) => repoPath(ctx.snap, p),
-    { changeType: a.change_type });
-  const direct = [...res.direct.callers, ...res.direct.importers, ...res.direct.subtypes, ...res.direct.tests]
+    { changeType: a.change_type, lowConfidence: lowConfidence(ctx.snap) });
+  const direct = directDependents(res)
     .sort((x, y) => y.confidence - x.confidence || x.file.localeCompare(y.file) || x.startLine - y.startLine).map((d) => dependent(d, false));
   const transitive = res.transitive.map((d) => dependent(d, true));
   const files = res.affectedFiles.map((f) => f.file);
@@ -254,7 +264,7 @@ async function getBlastRadius(a: z.infer<typeof blastSchema>, ctx: ToolContext):
         total_affected_symbols: direct.length + transitive.length, total_affected_files: files.length,
         risk_assessment: riskAssessment(res), risk_level: res.risk.level,
       },
-      ...(omitted ? { omitted, truncated: true } : {}), tokens_used: tokensUsed,
+      ...(omitted ? { omitted, truncated: true } : {}), ...(res.warnings.length ? { warnings: res.warnings } : {}), tokens_used: tokensUsed,
     } }));
   return a.format === 'mermaid' ? { ...answer, text: renderBlastMermaid(res) } : answer;
 }
@@ -270,8 +280,12 @@ declareTools([
   {
     name: 'get_references', title: 'Callers, callees and type hierarchy', spec: 'Bombe §5 tool 2', toolsets: ['default', 'bombe'],
     description: 'Find all references to/from a symbol: callers, callees, implementations, parent classes, or dependents, to a '
-      + 'depth, each with file and line; resolves calls through imports and receiver types, which grep cannot. Use it before '
-      + 'changing a signature or to follow a flow; grep remains the check for dynamic calls (strings, reflection).',
+      + 'depth, each with file and line; resolves calls through imports and receiver types, which grep cannot. Callers include '
+      + 'the endpoints and hook or event registrations that run it as a callback (relation registers, fires); for a class, '
+      + 'constant or module also who reads and writes it (readers, writers), for a function what it reads and writes; for a '
+      + 'method, implementors and supers are the methods that override it and those it overrides. Relations at or below the '
+      + 'low-confidence threshold are counted in warnings. Use it before changing a signature or to follow a flow; grep '
+      + 'remains the check for dynamic calls (strings, reflection).',
     schema: refsSchema, run: getReferences,
   },
   {
@@ -291,7 +305,9 @@ declareTools([
   {
     name: 'get_blast_radius', title: 'What a change can break', spec: 'Bombe §5 tool 5', toolsets: ['default', 'bombe'],
     description: 'Analyze the impact of changing a symbol. Returns all direct and transitive dependents that would be affected '
-      + 'by a signature or behavior change (or a deletion), the affected files and a risk assessment. Use it before a refactor; '
+      + 'by a signature or behavior change (or a deletion): callers (hooks fired, calls of an overridden method), importers, '
+      + 'subtypes and overriding methods, registrations such as the API endpoints that expose a handler, code that reads or '
+      + 'writes it, tests; the affected files and a risk assessment. Use it before a refactor; '
       + 'before deleting code, also grep for dynamic uses (names in strings, reflection, configuration).',
     schema: blastSchema, run: getBlastRadius,
   },

@@ -15,7 +15,7 @@ import { declareTools, type IndexState, type ToolAnswer, type ToolContext } from
 import { fitAnswer, isStale, keepCounts } from '../respond.js';
 import { describeState } from '../keeper.js';
 import { BOMBE_KINDS, DEFAULT_LIST_BUDGET } from './bombe.js';
-import { budgetArg, nameArg, queryArg, repoPath, repoPathArg } from './args.js';
+import { budgetArg, lowConfidence, nameArg, queryArg, repoPath, repoPathArg } from './args.js';
 
 /**
  * CodeMem Appendix E's single-project tools (search, symbols, references, file_context, impact,
@@ -189,10 +189,11 @@ async function impact(a: z.infer<typeof impactSchema>, ctx: ToolContext): Promis
   const { snap } = ctx;
   const t = target(snap, a);
   const res = blastRadius(snap.db, { symbols: [`${t.file}:${t.qualifiedName}`] }, a.depth, (p) => repoPath(snap, p),
-    { changeType: 'behavior', graph: a.use_graph });
-  const entry = (d: Dependent) => ({ ...compactSymbol(d), ...(d.depth > 1 ? { depth: d.depth } : {}), confidence: d.confidence,
+    { changeType: 'behavior', graph: a.use_graph, lowConfidence: lowConfidence(snap) });
+  const entry = (d: Dependent) => ({ ...compactSymbol(d), ...(d.depth > 1 ? { depth: d.depth } : {}),
+    ...(d.relation !== 'calls' ? { relation: d.relation } : {}), confidence: d.confidence,
     ...(d.graphScore !== undefined ? { graph_score: d.graphScore } : {}), ...(d.isTest ? { is_test: true } : {}) });
-  const direct = [...res.direct.callers, ...res.direct.tests].map(entry);
+  const direct = [...res.direct.callers, ...res.direct.registrations, ...res.direct.dataAccess, ...res.direct.tests].map(entry);
   const transitive = res.transitive.map(entry);
   const files = res.affectedFiles.map((f) => f.file);
   const lengths = [[direct.length], [files.length], [transitive.length]];
@@ -206,7 +207,8 @@ async function impact(a: z.infer<typeof impactSchema>, ctx: ToolContext): Promis
       risk_level: res.risk.level, risk_reasons: res.risk.reasons,
       graph_visualization: res.graph && k === direct.length + files.length + transitive.length ? res.graph : null,
       totals: { direct_callers: direct.length, transitive_callers: transitive.length, affected_files: files.length },
-      ...(Object.keys(cut).length ? { omitted: { ...cut, ...(res.graph ? { graph_visualization: 1 } : {}) }, truncated: true } : {}), tokens_used: used,
+      ...(Object.keys(cut).length ? { omitted: { ...cut, ...(res.graph ? { graph_visualization: 1 } : {}) }, truncated: true } : {}),
+      ...(res.warnings.length ? { warnings: res.warnings } : {}), tokens_used: used,
     } };
   }, ctx.finish)).answer;
 }
@@ -278,7 +280,7 @@ declareTools([
   {
     name: 'impact', title: 'What breaks if this changes', spec: 'CodeMem Appendix E', toolsets: ['codemem'],
     description: 'Impact analysis: what breaks if I change this symbol? Direct and transitive callers (and the tests that reach '
-      + 'them), affected files and a risk level; with use_graph, ranked by personalized PageRank with the graph itself.',
+      + 'them; registrations and readers or writers come with their relation), affected files and a risk level; with use_graph, ranked by personalized PageRank with the graph itself.',
     schema: impactSchema, run: impact,
   },
   {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_IMPACT_DEPTH, MAX_IMPACT_DEPTH, testsFor } from '../../graph/blast.js';
 import { declareTools, type ToolAnswer, type ToolContext } from '../registry.js';
 import { fitAnswer, keepCounts } from '../respond.js';
-import { budgetArg, MAX_DIFF, MAX_NAME, repoPath, repoPathArg } from './args.js';
+import { budgetArg, lowConfidence, MAX_DIFF, MAX_NAME, repoPath, repoPathArg } from './args.js';
 import { DEFAULT_LIST_BUDGET } from './bombe.js';
 
 /**
@@ -20,7 +20,8 @@ const schema = z.object({
 });
 
 async function run(a: z.infer<typeof schema>, ctx: ToolContext): Promise<ToolAnswer> {
-  const res = testsFor(ctx.snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => repoPath(ctx.snap, p));
+  const res = testsFor(ctx.snap.db, { files: a.files, symbols: a.symbols, diff: a.diff }, a.max_depth, (p) => repoPath(ctx.snap, p),
+    lowConfidence(ctx.snap));
   const testFiles = res.testFiles;
   const tests = res.tests.map((t) => ({ name: t.symbol, file: t.file, line: t.startLine, depth: t.depth, confidence: t.confidence,
     path: t.path.map((p) => `${p.symbol}${p.relation ? ` -${p.relation}->` : ''}`).join(' ') }));

@@ -8,6 +8,12 @@
 export interface RepoFiles {
   root: string;
   files: ReadonlySet<string>;
+  /**
+   * The files defining a function, method or type of this name or qualified name (`save_user`,
+   * `UserService.save`), for signals that name code without a file (log lines, Go profiles).
+   * Absent: such references are dropped.
+   */
+  symbolFiles?(name: string): string[];
 }
 
 export interface Resolution {

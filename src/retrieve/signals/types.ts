@@ -1,5 +1,5 @@
 /** What one line of a format says, before its path is resolved against the repository. */
-export type SignalKind = 'frame' | 'failure' | 'log';
+export type SignalKind = 'frame' | 'failure' | 'log' | 'hotspot' | 'coverage';
 
 export interface RawRef {
   /** The path as the text wrote it (a file URL already turned into a path). */
