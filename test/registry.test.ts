@@ -156,7 +156,9 @@ describe('cross-project references', () => {
       .toEqual([['addon', 'pum_addon_setup', 'hooks_into', 'core', 'pum_init', 'addon.php', 3]]);
     expect(hook.sites.map((s) => `${s.project}:${s.role}:${s.call}`).sort()).toEqual(['addon:uses:add_action', 'core:provides:do_action']);
     const route = crossRefs(db, '/wp-json/pum/v1/popups/*', 'depends_on', all());
-    expect(route.edges.map((e) => [e.from_project, e.from_symbol, e.to_project, e.to_symbol])).toEqual([['client', 'loadPopup', 'core', 'PUM_REST.register_routes']]);
+    // The route's own endpoint symbol (issue 18), the innermost symbol around the registration.
+    expect(route.edges.map((e) => [e.from_project, e.from_symbol, e.to_project, e.to_symbol]))
+      .toEqual([['client', 'loadPopup', 'core', 'GET /pum/v1/popups/(?P<id>\\d+)']]);
     // A hook fired with a computed part links with a lower confidence.
     const dyn = crossRefs(db, 'pum_popup_loaded', 'hooks_into', all()).edges;
     expect(dyn).toHaveLength(1);

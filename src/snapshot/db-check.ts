@@ -6,6 +6,7 @@ import { readMeta, type Meta } from '../store/db.js';
 import { createIndexes, createTables, SCHEMA_VERSION } from '../store/schema.js';
 import { ID_COLUMNS } from './canonical.js';
 import type { Manifest } from './manifest.js';
+import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
 
 /**
  * The database inside a snapshot is untrusted input: its checksums prove only that it arrived as it
@@ -149,8 +150,10 @@ function firstDangling(db: Database.Database, meta: Meta): string | null {
       if (n) return `has ${n} ${table} row(s) whose ${column} names no row of ${target[kind]} (a dangling key)`;
     }
   }
-  const fts = count(db, `SELECT (SELECT COUNT(*) FROM symbol_fts_docsize WHERE id NOT IN (SELECT id FROM symbols WHERE kind != 'module'))
-    + (SELECT COUNT(*) FROM symbols WHERE kind != 'module' AND id NOT IN (SELECT id FROM symbol_fts_docsize))`);
+  // The symbols the writer gives a full-text row (store/writer.ts): not modules or endpoints, not of external files.
+  const withText = `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.${FULL_TEXT_KINDS_SQL} AND f.external = 0`;
+  const fts = count(db, `SELECT (SELECT COUNT(*) FROM symbol_fts_docsize WHERE id NOT IN (${withText}))
+    + (SELECT COUNT(*) FROM (${withText}) WHERE id NOT IN (SELECT id FROM symbol_fts_docsize))`);
   if (fts) return `has ${fts} full-text row(s) that are not exactly its symbols'`;
   if (meta.vectors_status === 'ok') {
     const missing = count(db, 'SELECT COUNT(*) FROM symbol_embeddings WHERE text_hash NOT IN (SELECT text_hash FROM embeddings WHERE model = ?)',
