@@ -63,17 +63,18 @@ for (const [i, task] of tasks.entries()) {
         const fn = functionMetrics(res.symbolsByFile, files, task.functions_edited);
         if (fn) Object.assign(row, fn);
       }
-      if (res.bundle) Object.assign(row, bundleMetrics(res.bundle.files, task.source_files_edited, res.bundle.tokens, budget));
+      if (res.bundle) Object.assign(row, bundleMetrics(res.bundle.files, task.source_files_edited, res.bundle.tokens, budget, task.files_edited));
       if (res.bundle8k) {
-        const b8 = bundleMetrics(res.bundle8k.files, task.source_files_edited, res.bundle8k.tokens, 8000);
+        const b8 = bundleMetrics(res.bundle8k.files, task.source_files_edited, res.bundle8k.tokens, 8000, task.files_edited);
         row['bundle8k-recall'] = b8['bundle-recall'];
         row['bundle8k-acc'] = b8['bundle-acc'];
+        row['bundle8k-untouched'] = b8['bundle-untouched'];
       }
       if (res.indexMs !== undefined) row.indexMs = res.indexMs;
       if (res.queryMs !== undefined) row.queryMs = res.queryMs;
     } catch (err) {
       row.error = String(err?.stack ?? err);
-      for (const k of ['r@1', 'r@3', 'r@5', 'r@10', 'acc@5', 'acc@10', 'hit@1', 'hit@5', 'hit@10', 'mrr']) row[k] = 0;
+      for (const k of ['r@1', 'r@3', 'r@5', 'r@10', 'acc@5', 'acc@10', 'hit@1', 'hit@5', 'hit@10', 'mrr', 'p@1', 'p@5']) row[k] = 0;
     }
     rows.push(row);
   }
@@ -82,8 +83,10 @@ for (const [i, task] of tasks.entries()) {
 process.stderr.write('\n');
 
 // ---- report ----------------------------------------------------------------------------------
-const METRICS = ['r@1', 'r@3', 'r@5', 'r@10', 'acc@5', 'acc@10', 'hit@10', 'mrr'];
-const EXTRA = ['fn-hit@10', 'fn-recall@10', 'bundle-recall', 'bundle-acc', 'bundle8k-recall', 'bundle8k-acc'];
+// Precision sits next to recall: p@k over the ranked files; for bundles, the PRD's share of bundle files
+// the commit never touched (lower is better), with the median number of files a bundle holds.
+const METRICS = ['r@1', 'r@3', 'r@5', 'r@10', 'p@1', 'p@5', 'acc@5', 'acc@10', 'hit@10', 'mrr'];
+const EXTRA = ['fn-hit@10', 'fn-recall@10', 'bundle-recall', 'bundle-acc', 'bundle-untouched', 'bundle-files', 'bundle8k-recall', 'bundle8k-acc', 'bundle8k-untouched'];
 const fmt = (x) => (x === null || x === undefined ? '-' : x.toFixed(3));
 const table = (title, groupKey) => {
   const lines = [`### ${title}`, '', `| group | system | n | ${[...METRICS, ...EXTRA].join(' | ')} |`,
@@ -114,7 +117,9 @@ const md = [
   `# Retrieval evaluation: ${path.basename(tasksFile)} (${tasks.length} tasks)`,
   '',
   `Run ${new Date().toISOString()} on ${os.cpus()[0].model}, ${os.availableParallelism()} cores, no GPU; cg ${process.env.npm_package_version ?? ''}.`,
-  `Gold = source_files_edited (default); "all:" columns use files_edited. Budget ${budget} tokens (cl100k_base).`,
+  `Gold = source_files_edited (default); "all:" columns use files_edited. Budget ${budget} tokens (cl100k_base). `
+    + 'p@k: share of the first k ranked files that are gold. bundle-untouched: share of the bundle\'s files the commit never touched '
+    + '(tests count as touched; the PRD\'s precision criterion, lower is better); bundle-files: mean files a bundle holds.',
   '',
   '## Overall',
   '',

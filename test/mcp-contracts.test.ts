@@ -108,7 +108,7 @@ describe('each spec tool with the spec example arguments', () => {
 describe('answers checked by hand against the spec examples', () => {
   it('codegraph_query: the PRD table, status success, the token budget counting the whole answer', async () => {
     const a = await call('codegraph_query', { query: 'authentication token validation expiry', token_budget: 3500, max_depth: 1 });
-    expect(a.texts[0].split('\n')[0]).toBe('| path | lines | symbol | excerpt | why |');
+    expect(a.texts[0].split('\n')[0]).toBe('| path | lines | symbol | excerpt | why | confidence |');
     expect(a.structured.status).toBe('success');
     expect(a.structured.files.slice(0, 3).map((f: any) => f.symbol)).toEqual(expect.arrayContaining(['TokenValidator.validate', 'Token.is_expired']));
     const count = await tokenCounter();

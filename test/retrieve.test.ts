@@ -117,8 +117,10 @@ describe('runQuery', () => {
     expect(res.files.length).toBeGreaterThan(0);
     expect(res.files[0].score).toBe(1);
     for (const e of res.files) {
-      expect(Object.keys(e).sort()).toEqual(['confidence', 'excerpt', 'kind', 'line_range', 'path', 'rationale', 'score', 'signature', 'sources', 'symbol',
-        'symbol_id']);
+      // `weak` only on the places below the answer's confidence threshold (test/confidence.test.ts).
+      expect(Object.keys(e).filter((k) => k !== 'weak').sort()).toEqual(['confidence', 'excerpt', 'kind', 'line_range', 'path', 'rationale', 'score',
+        'signature', 'sources', 'symbol', 'symbol_id']);
+      if ('weak' in e) expect(e.weak).toBe(true);
       expect(e.sources.length).toBeGreaterThan(0);
       expect(e.confidence).toBeGreaterThanOrEqual(0);
       expect(e.confidence).toBeLessThanOrEqual(1);
@@ -258,6 +260,60 @@ describe('runQuery', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('places at the right grain', () => {
+  // A long function with short closures whose qualified names carry its words: BM25 favours the short
+  // closures, which crowded out the function they live in ("how is an incremental update applied"
+  // showed applyIncremental.lap and .key, not applyIncremental).
+  const body = Array.from({ length: 40 }, (_, i) => `    const step${i} = records[${i}] ?? '';\n    total += step${i}.length * ${i + 1};`).join('\n');
+  const files = {
+    'src/apply.ts': `export function applyIncremental(records: string[]): number {
+  const timings: number[] = [];
+  const lap = (phase: string) => { timings.push(phase.length); };
+  const key = (p: string, reason: string) => \`\${p}:\${reason}\`;
+  let total = 0;
+${body}
+  lap('write');
+  return total + key('a', 'b').length;
+}
+`,
+    'src/report.ts': 'export function printReport(lines: string[]): string {\n  return lines.join("\\n");\n}\n',
+    'app.py': `def load_settings(path):
+    def parse_line(line):
+        return line.split("=", 1)
+
+    def merge(a, b):
+        return {**a, **b}
+
+    return [parse_line(l) for l in open(path)]
+`,
+  };
+  let repo: string;
+  let db: Database.Database;
+  beforeAll(async () => {
+    repo = makeRepo(files);
+    expect(runCg(['index', '-q'], repo).code).toBe(0);
+    db = openReader(repo);
+  });
+  afterAll(() => db.close());
+
+  it('shows a closure as the function it lives in when it matches only through that function\'s name', async () => {
+    const res = await runQuery(db, repo, { text: 'how is an incremental update applied', budget: 200_000 });
+    const symbols = res.files.map((e) => e.symbol);
+    expect(symbols).toContain('applyIncremental');
+    expect(symbols.filter((s) => s?.startsWith('applyIncremental.'))).toEqual([]);
+  });
+
+  it('keeps a nested function that matches the task on its own', async () => {
+    const res = await runQuery(db, repo, { text: 'the lap of each phase', budget: 200_000 });
+    expect(res.files.map((e) => e.symbol)).toContain('applyIncremental.lap');
+    const py = await runQuery(db, repo, { text: 'merge two settings dictionaries', budget: 200_000 });
+    expect(py.files.map((e) => e.symbol)).toContain('load_settings.merge');
+    const outer = await runQuery(db, repo, { text: 'load the settings', budget: 200_000 });
+    expect(outer.files[0].symbol).toBe('load_settings');
+    expect(outer.files.map((e) => e.symbol)).not.toContain('load_settings.parse_line');
   });
 });
 

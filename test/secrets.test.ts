@@ -228,7 +228,7 @@ describe('no way around the choke point', () => {
     'src/secrets/allowlist.ts', 'src/config/config.ts', 'src/config/ignore.ts', 'src/indexer/state.ts', 'src/indexer/lock.ts',
     'src/store/db.ts', 'src/repo/head.ts', 'src/repo/hooks.ts', 'src/snapshot/manifest.ts', 'src/lang/loader.ts',
     'src/vectors/model.ts', 'src/vectors/static.ts', 'src/vectors/store.ts', 'src/secrets/rules.ts',
-    'src/retrieve/ranker.ts', // the learned ranker's model file
+    'src/retrieve/model-file.ts', // the models cg ships (the learned ranker, the confidence model)
     'src/config/migrate.ts', 'src/repo/lefthook.ts', // the legacy config file; lefthook's config and hook scripts
     'src/repo/vendored.ts', // a file's first bytes, for a generated-code header; nothing of it is kept
     'src/extract/documents/view.ts', // a PDF's text as cg kept it (scrubbed by SourceReader when shown)

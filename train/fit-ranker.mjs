@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fitCalibration, fitLambdaMart, fitPairwiseLinear, scoreModel } from './gbdt.mjs';
+import { fitCalibration, fitLambdaMart, fitPairwiseLinear, reliabilityTable, scoreModel } from './gbdt.mjs';
 
 export const SCRIPT_VERSION = 1;
 /** Salt of the repository split: a repository is held out when FNV-1a(`${SEED}:${repo}`) % 5 == 0. */
@@ -196,22 +196,6 @@ function readCorpusHash() {
   } catch {
     return null;
   }
-}
-
-/** Brier score, expected calibration error and a 10-bin reliability table of (probability, label) pairs. */
-function reliabilityTable(pairs) {
-  const bins = Array.from({ length: 10 }, (_, k) => ({ lo: k / 10, hi: (k + 1) / 10, n: 0, sumP: 0, sumY: 0 }));
-  let brier = 0;
-  for (const { p, y } of pairs) {
-    brier += (p - y) ** 2;
-    const b = bins[Math.min(9, Math.floor(p * 10))];
-    b.n++;
-    b.sumP += p;
-    b.sumY += y;
-  }
-  let ece = 0;
-  for (const b of bins) if (b.n) ece += (b.n / pairs.length) * Math.abs(b.sumP / b.n - b.sumY / b.n);
-  return { brier: brier / pairs.length, ece, bins: bins.filter((b) => b.n).map((b) => ({ lo: b.lo, hi: b.hi, n: b.n, meanP: b.sumP / b.n, rate: b.sumY / b.n })) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -249,3 +249,19 @@ function solve3(A, b) {
   }
   return [0, 1, 2].map((i) => M[i][3] / M[i][i]);
 }
+
+/** Brier score, expected calibration error and a 10-bin reliability table of (probability, label) pairs. */
+export function reliabilityTable(pairs) {
+  const bins = Array.from({ length: 10 }, (_, k) => ({ lo: k / 10, hi: (k + 1) / 10, n: 0, sumP: 0, sumY: 0 }));
+  let brier = 0;
+  for (const { p, y } of pairs) {
+    brier += (p - y) ** 2;
+    const b = bins[Math.min(9, Math.floor(p * 10))];
+    b.n++;
+    b.sumP += p;
+    b.sumY += y;
+  }
+  let ece = 0;
+  for (const b of bins) if (b.n) ece += (b.n / pairs.length) * Math.abs(b.sumP / b.n - b.sumY / b.n);
+  return { brier: brier / pairs.length, ece, bins: bins.filter((b) => b.n).map((b) => ({ lo: b.lo, hi: b.hi, n: b.n, meanP: b.sumP / b.n, rate: b.sumY / b.n })) };
+}

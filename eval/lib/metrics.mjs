@@ -22,6 +22,8 @@ export function fileMetrics(ranked, gold) {
   for (const k of [1, 3, 5, 10]) m[`r@${k}`] = at(k) / G.size;
   for (const k of [5, 10]) m[`acc@${k}`] = at(k) === G.size ? 1 : 0;
   for (const k of [1, 5, 10]) m[`hit@${k}`] = at(k) > 0 ? 1 : 0;
+  // Precision@k: the share of the first k ranked files that are gold (k in the denominator, as is usual).
+  for (const k of [1, 5]) m[`p@${k}`] = at(k) / k;
   return m;
 }
 
@@ -40,11 +42,19 @@ export function functionMetrics(symbolsByFile, ranked, functions) {
   return { 'fn-hit@10': found > 0 ? 1 : 0, 'fn-recall@10': found / functions.length };
 }
 
-export function bundleMetrics(bundleFiles, gold, tokens, budget) {
-  if (tokens > budget) return { 'bundle-recall': 0, 'bundle-acc': 0, tokens };
+/**
+ * Bundle recall and acc against the gold; and the PRD's precision criterion (§3, #3: "≤ 40 % of files
+ * in bundle are never touched"): the share of the bundle's files the commit did not touch, with
+ * `touched` = every file it edited, tests included (an empty bundle has no share).
+ */
+export function bundleMetrics(bundleFiles, gold, tokens, budget, touched = gold) {
+  const files = [...new Set(bundleFiles)];
+  const T = new Set(touched);
+  const untouched = files.length ? files.filter((f) => !T.has(f)).length / files.length : null;
+  if (tokens > budget) return { 'bundle-recall': 0, 'bundle-acc': 0, 'bundle-untouched': untouched, 'bundle-files': files.length, tokens };
   const G = new Set(gold);
-  const hit = [...new Set(bundleFiles)].filter((f) => G.has(f)).length;
-  return { 'bundle-recall': hit / G.size, 'bundle-acc': hit === G.size ? 1 : 0, tokens };
+  const hit = files.filter((f) => G.has(f)).length;
+  return { 'bundle-recall': hit / G.size, 'bundle-acc': hit === G.size ? 1 : 0, 'bundle-untouched': untouched, 'bundle-files': files.length, tokens };
 }
 
 export function mean(rows, key) {

@@ -64,6 +64,9 @@ export interface ContextBundle {
   /** Places ranked for the bundle, before packing (Bombe's symbols_available). */
   places_available: number;
   preset: QueryResponse['preset'];
+  /** As the query's: 'low' when nothing matched well (the summary says so and what to grep instead), 'none' for an empty bundle. */
+  confidence_level?: QueryResponse['confidence_level'];
+  grep_terms?: string[];
   warnings: string[];
 }
 
@@ -74,6 +77,7 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   const count = await tokenCounter();
   const reader = new SourceReader(db, root);
   const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, places_available: found.files.length, preset: found.preset,
+    ...(found.confidence_level ? { confidence_level: found.confidence_level } : {}), ...(found.grep_terms ? { grep_terms: found.grep_terms } : {}),
     warnings: found.warnings };
   if (found.status === 'empty_results') {
     return { ...base, status: 'empty_results', summary: found.suggestion ?? 'Nothing matched.', relationships: [], files: [], tokens_used: 0, truncated: false, truncated_by: null };
@@ -86,7 +90,8 @@ export async function buildContext(db: Database.Database, root: string, input: Q
   // Named entry points rank first (runQuery), so the first places are the named ones and then the best matches.
   const primary = Math.max(ENTRY_POINTS, found.files.filter((e) => e.sources.includes('named')).length);
   const entryPoints = new Set(found.files.slice(0, primary).map((e) => `${e.path}:${e.line_range[0]}`));
-  const summary = summarize(input.text, found.files.slice(0, primary), shown);
+  // An answer nothing matched well says so first (src/retrieve/confidence.ts).
+  const summary = `${found.confidence_level === 'low' ? `${found.suggestion} ` : ''}${summarize(input.text, found.files.slice(0, primary), shown)}`;
   const relationships = shown.filter((e) => /^(called by|calls|test of|registered by|registers|overridden by|overrides|written by|read by) /.test(e.rationale))
     .map((e) => `${e.symbol ?? e.path} ${e.rationale}`);
   let used = count(summary) + count(relationships.join('\n'));

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { traverse, type Hop } from '../graph/traverse.js';
 import { edgesFrom, edgesTo, symbolById } from '../store/queries.js';
+import { enclosingFunctions } from './nesting.js';
 import type { Region } from './regions.js';
 
 /** How much a neighbour's score keeps per hop: related code matters, but less than what matched. */
@@ -16,12 +17,14 @@ const PASSIVE: Record<string, string> = { registers: 'registers', overrides: 'ov
  * them; one hop to the endpoints and registrations of a handler (and a route's handler), to overridden
  * and overriding methods, and to the models a function writes or reads: what an agent changing the
  * seeds needs next to them. Each gets the seed's score, decayed per hop and by the edges' confidence,
- * and a rationale naming the relation.
+ * and a rationale naming the relation. A closure that calls or is called comes as the function it
+ * lives in (src/retrieve/nesting.ts).
  */
 export function expandRegions(db: Database.Database, seeds: Region[], depth: number, taken: Set<number>): Region[] {
   if (depth <= 0) return [];
   const out = new Map<number, Region>();
-  const add = (id: number, score: number, rationale: string, relationConfidence: number, wholeFile = false) => {
+  const add = (reached: number, score: number, rationale: string, relationConfidence: number, wholeFile = false) => {
+    const id = enclosingFunctions(db, [reached]).get(reached) ?? reached;
     if (taken.has(id)) return;
     const prev = out.get(id);
     if (prev && prev.score >= score) return;

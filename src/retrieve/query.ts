@@ -5,10 +5,12 @@ import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js'
 import { expandRegions } from './expand.js';
 import { regionsOf, type RankSource, type Region } from './regions.js';
 import { SourceReader } from './source.js';
-import { DEFAULT_LEXICAL, emptySignals, rankFiles, type RankedFile } from './rank.js';
+import { DEFAULT_LEXICAL, emptySignals, queryTerms, rankFiles, type RankedFile } from './rank.js';
 import type { TermStats } from './lexical.js';
 import { candidateFeatures, type Candidate } from './features.js';
-import { loadRanker, rerank } from './ranker.js';
+import { loadRanker, rerank, withProbabilities } from './ranker.js';
+import { answerLevel, calibrated, confidenceInputs, loadConfidence, queryEvidence, type AnswerLevel, type ConfidenceModel, type QueryEvidence } from './confidence.js';
+import { salientTerms } from './grep-terms.js';
 import { fuse } from './fusion.js';
 import { taskText } from './boilerplate.js';
 import { splitTask } from './task-split.js';
@@ -99,6 +101,8 @@ export interface QueryEntry {
    * tests and under the other presets.
    */
   probability?: number;
+  /** Set when the place's confidence is below the answer threshold: a weak guess, not a match. */
+  weak?: true;
 }
 
 export interface QueryResponse {
@@ -128,6 +132,18 @@ export interface QueryResponse {
   /** The ranking preset used, and what it could not use (e.g. no vectors: the model is unavailable). */
   preset: RankingPreset;
   warnings: string[];
+  /**
+   * How far to trust the answer (src/retrieve/confidence.ts): 'ok'; 'low' when no place clears the
+   * confidence threshold (nothing matched well: every place is a weak guess, and `suggestion` says what
+   * to do instead); 'none' when nothing is worth showing (status empty_results; the guesses are in
+   * `weak_candidates`). Absent when confidence is not calibrated (its model is missing, or the answer
+   * ranks documents: the model was fitted on code).
+   */
+  confidence_level?: AnswerLevel;
+  /** With a low or no answer: the task's words to grep for instead. */
+  grep_terms?: string[];
+  /** With confidence_level 'none': the best guesses, each marked weak. */
+  weak_candidates?: QueryEntry[];
   suggestion?: string;
 }
 
@@ -157,7 +173,7 @@ export async function runQuery(db: Database.Database, root: string, given: Query
   const input = recorded?.signals.length ? { ...given, signals: [...(given.signals ?? []), ...recorded.signals] } : given;
   const budget = input.budget ?? DEFAULT_BUDGET;
   const maxRegions = input.maxRegions ?? DEFAULT_MAX_REGIONS;
-  const { ranked, regions, preset, warnings, signals } = await rankRegions(db, root, input);
+  const { ranked, named, regions, preset, warnings, signals, confidence: model } = await rankRegions(db, root, input);
   const stale = signals.filter((s) => !s.exists).map((s) => ({ path: s.path, line: s.line }));
   if (stale.length) {
     warnings.push(`${stale.length} execution-signal reference(s) name files or lines that are not in the repository now (see `
@@ -175,12 +191,35 @@ export async function runQuery(db: Database.Database, root: string, given: Query
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
   const sources = input.snippets ? new SourceReader(db, root) : null;
-  const { shown, ...packed } = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions);
+  const { shown, ...packed } = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions, model?.thresholds.low, preset === 'learned');
   if (sources) warnings.push(...sources.notes);
   warnings.push(...answerWarnings(db, { confidences: shown.flatMap((r) => (r.relationConfidence === undefined ? [] : [r.relationConfidence])),
     files: shown.map((r) => r.path) }, loadConfig(root).warnings.lowConfidence));
+  // A task that names an entry point or carries an execution signal is answered, however weak the words.
+  const level = model && !named.length && !signals.some((s) => s.exists) ? answerLevel(model, Math.max(0, ...packed.files.map((e) => e.confidence))) : model ? 'ok' : undefined;
+  if (level === 'none') {
+    return { ...base, status: 'empty_results', files: [], more_files: [], tokens_used: 0, truncated: false, truncated_by: null, total_places: regions.length,
+      confidence_level: level, ...nothingMatched(input.text, level, packed.files), weak_candidates: packed.files.slice(0, WEAK_CANDIDATES) };
+  }
   const more = await moreFiles(ranked, packed.files, budget - packed.tokens_used);
-  return { ...base, status: 'ok', total_places: regions.length, ...packed, more_files: more.paths, tokens_used: packed.tokens_used + more.tokens };
+  return { ...base, status: 'ok', total_places: regions.length, ...packed, more_files: more.paths, tokens_used: packed.tokens_used + more.tokens,
+    ...(level ? { confidence_level: level } : {}), ...(level === 'low' ? nothingMatched(input.text, level, packed.files) : {}) };
+}
+
+/** Guesses kept with an empty answer. */
+const WEAK_CANDIDATES = 5;
+
+/** What an answer that nothing matched well says, plainly: how sure it is, and what to do instead. */
+function nothingMatched(text: string, level: AnswerLevel, places: QueryEntry[]): { grep_terms: string[]; suggestion: string } {
+  const terms = salientTerms(text, { stems: false }).slice(0, 5);
+  const best = Math.max(0, ...places.map((e) => e.confidence));
+  return {
+    grep_terms: terms,
+    suggestion: `Nothing in the index matched this task well (best confidence ${best.toFixed(2)}): `
+      + `${level === 'none' ? 'no place is worth showing' : 'the places are weak guesses'}. `
+      + (terms.length ? `Grep for these words instead: ${terms.map((t) => `'${t}'`).join(', ')}; ` : '')
+      + 'or name a function, class or file you know (the task may be about code this repository does not have).',
+  };
 }
 
 /** The ranked files no place came from, in order, while their paths fit in `room` tokens. */
@@ -213,6 +252,8 @@ export interface RankedRegions {
   warnings: string[];
   /** The execution signals used: those given and those read from output pasted into the task. */
   signals: SignalLocation[];
+  /** The confidence model the places' confidences come from (code only; absent when it is missing). */
+  confidence?: ConfidenceModel;
 }
 
 /** The ranking of `cg query` without the packing: files, then the places in them (federated search merges these). */
@@ -240,11 +281,17 @@ export async function rankRegions(db: Database.Database, root: string, input: Qu
     // Entry points (file id -1) are the caller's own choice and stay whatever the type filter says.
     regions = dedupe(regions).filter((r) => r.fileId < 0 || keep(r.fileId)).sort((a, b) => b.score - a.score);
   }
+  const model = candidates.confidence;
+  if (model) {
+    // A place reached through calls or tests shares its file's confidence when the ranker scored that file.
+    const ofFile = new Map(ranked.flatMap((f) => (f.confidence !== undefined ? [[f.path, f.confidence] as const] : [])));
+    for (const r of regions) r.confidence ??= ofFile.get(r.path) ?? Math.min(model.other, candidates.best);
+  }
   if (documentRegions && !input.documentsApart) {
     regions = fuseByRank([regions, documentRegions]);
     documentRegions = undefined;
   }
-  return { ranked, named, regions, documentRegions, preset, warnings, signals };
+  return { ranked, named, regions, documentRegions, preset, warnings, signals, ...(model ? { confidence: model } : {}) };
 }
 
 /** Lists of places merged by reciprocal-rank fusion; each place's score becomes its fused score relative to the best. */
@@ -265,10 +312,14 @@ function placesOf(db: Database.Database, ranked: RankedFile[], text: string, max
  * ranker under the `learned` preset), then raised by execution signals (those given, and those read
  * from output pasted into the task) and the cursor file. Without vectors (model unavailable, or
  * switched off) the lexical and graph signals still answer, with a warning that says why.
- * `candidates`: the learned ranker's features of the files it re-ordered (train/dump-features.mjs).
+ * `candidates`: the learned ranker's features of the fusion's best files (train/dump-features.mjs).
+ * When only code is asked for, the ranker scores them under every preset, for the calibrated confidence
+ * (src/retrieve/confidence.ts, fitted on code: documents keep the relative heuristic); it re-orders
+ * them under the learned preset. `best`: the highest calibrated confidence of the ranking.
  */
 export async function rankCandidates(db: Database.Database, root: string, input: QueryInput, pool: Pool = 'code'):
-  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[] }> {
+  Promise<{ ranked: RankedFile[]; preset: RankingPreset; warnings: string[]; text: string; candidates?: Candidate[]; signals: SignalLocation[];
+    confidence?: ConfidenceModel; evidence?: QueryEvidence; best: number }> {
   const config = loadConfig(root);
   const preset = input.preset ?? config.retrieval.preset;
   const warnings: string[] = [];
@@ -291,14 +342,30 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   for (const s of signals) if (s.exists) signalled.set(s.path, Math.max(signalled.get(s.path) ?? 0, signalWeight(s)));
   // The learned preset re-orders the hybrid fusion's best files (src/retrieve/ranker.ts).
   let fused = fuse(db, { preset, lexical, vectors, signals: signalled, vectorWeight: input.vectorWeight });
-  let candidates: Candidate[] | undefined;
-  if (preset === 'learned') {
-    candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats });
-    const ranker = loadRanker();
-    if (ranker.ok) fused = rerank(ranker.model, candidates, fused);
-    else warnings.push(ranker.warning);
+  const calibrate = pool === 'code' && (input.filterType ?? 'code') === 'code';
+  if (preset !== 'learned' && !calibrate) return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text, signals, best: 0 };
+  // The ranker's probability feeds the calibrated confidence (src/retrieve/confidence.ts); only the
+  // learned preset lets it re-order the files.
+  const candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats });
+  const ranker = loadRanker();
+  if (ranker.ok) fused = preset === 'learned' ? rerank(ranker.model, candidates, fused) : withProbabilities(ranker.model, candidates, fused);
+  else if (preset === 'learned') warnings.push(ranker.warning);
+  const ranked = boostFiles(db, fused, input, signalled);
+  if (!calibrate) return { ranked, preset, warnings, text, candidates, signals, best: 0 };
+  const evidence = queryEvidence(db, queryTerms(text), stats, vectors);
+  const conf = ranker.ok ? loadConfidence() : { ok: false as const, warning: 'The learned ranker\'s model is missing or damaged: confidences are relative to the best place, not calibrated. Reinstall cg to restore it.' };
+  if (!conf.ok) {
+    warnings.push(conf.warning);
+    return { ranked, preset, warnings, text, candidates, signals, evidence, best: 0 };
   }
-  return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text, candidates, signals };
+  let best = 0;
+  const scored = ranked.map((r, k) => {
+    if (r.probability === undefined) return r;
+    const confidence = calibrated(conf.model, confidenceInputs(r.probability, k, evidence));
+    best = Math.max(best, confidence);
+    return { ...r, confidence };
+  });
+  return { ranked: scored, preset, warnings, text, candidates, signals, confidence: conf.model, evidence, best };
 }
 
 /** The vector matches of one pool's files: code and documents are ranked apart (see rankRegions). */
@@ -436,7 +503,8 @@ function dedupe(regions: Region[]): Region[] {
  * fit comes with its signature only, and packing stops at the first entry that does not fit even so.
  * `moreFiles`: files ranked below those the regions came from.
  */
-async function pack(sources: SourceReader | null, regions: Region[], budget: number, maxRegions: number, moreFiles: boolean):
+async function pack(sources: SourceReader | null, regions: Region[], budget: number, maxRegions: number, moreFiles: boolean, weakBelow?: number,
+  showProbability = false):
   Promise<Pick<QueryResponse, 'files' | 'tokens_used' | 'truncated' | 'truncated_by'> & { shown: Region[] }> {
   const count = await tokenCounter();
   const floor = await tokenFloor();
@@ -469,8 +537,9 @@ async function pack(sources: SourceReader | null, regions: Region[], budget: num
     const entry: QueryEntry = {
       symbol_id: r.symbol?.id ?? null, path: r.path, line_range: [r.startLine, r.endLine], symbol: r.symbol?.qualifiedName ?? null, kind: r.symbol?.kind ?? 'file',
       signature: r.symbol?.signature || null, excerpt, score: round(Math.min(1, r.score / top)), rationale: r.rationale,
-      confidence: round(confidenceOf(r.score / top)), sources: r.sources,
-      ...(r.probability !== undefined && { probability: round(r.probability) }),
+      confidence: round(r.confidence ?? confidenceOf(r.score / top)), sources: r.sources,
+      ...(showProbability && r.probability !== undefined && { probability: round(r.probability) }),
+      ...(weakBelow !== undefined && r.confidence !== undefined && r.confidence < weakBelow && { weak: true as const }),
     };
     const tokens = fits(entry, budget - used) ?? (entry.excerpt !== null ? fits((entry.excerpt = null, entry), budget - used) : null);
     if (tokens === null) {
@@ -500,7 +569,7 @@ export function truncationNote(by: 'budget' | 'places' | 'files' | null, budgetO
   }
 }
 
-/** A heuristic in [0, 1]: how strongly the evidence points here relative to the best candidate. */
+/** Without the confidence model: a heuristic in [0, 1], how strongly the evidence points here relative to the best candidate. */
 function confidenceOf(relative: number): number {
   return Math.max(0.05, Math.min(0.95, 0.2 + 0.75 * relative));
 }

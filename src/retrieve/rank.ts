@@ -42,10 +42,13 @@ export interface RankedFile {
   /** The file's symbols nearest the task in meaning (vector search), best first, cosine relative to the best of all files. */
   near?: { symbolId: number; score: number }[];
   /**
-   * The learned ranker's calibrated probability that the task edits this file (src/retrieve/ranker.ts);
-   * set for the files it re-ordered, absent for the others and under the other presets.
+   * The learned ranker's probability that the task edits this file (src/retrieve/ranker.ts), relative to
+   * the query's other candidates; set for the fusion's best files under every preset (it feeds
+   * `confidence`), absent for the files below them. Only the learned preset re-orders by it.
    */
   probability?: number;
+  /** The calibrated, absolute probability that the task edits this file (src/retrieve/confidence.ts); set for the files the ranker scored. */
+  confidence?: number;
 }
 
 export function emptySignals(): RankedFile['signals'] {

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { errorMessage } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { readModelFile } from './model-file.js';
 import { FEATURES, type Candidate } from './features.js';
 import type { RankedFile } from './rank.js';
 
@@ -48,26 +47,13 @@ export function rankerFile(): string {
   return process.env.CG_RANKER_FILE || DEFAULT_RANKER_FILE;
 }
 
-const loaded = new Map<string, { mtimeMs: number; size: number; result: LoadedRanker }>();
-
 /** The model at `file`, read once per process (again when the file changes), or why it cannot be used. */
 export function loadRanker(file = rankerFile()): LoadedRanker {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
-    return { ok: false, file, warning: `The learned ranker's model is missing (${path.basename(file)}): files are ranked by the hybrid fusion. Reinstall cg to restore it.` };
-  }
-  const hit = loaded.get(file);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.result;
-  let result: LoadedRanker;
-  try {
-    result = { ok: true, file, model: parseModel(JSON.parse(fs.readFileSync(file, 'utf8'))) };
-  } catch (err) {
-    result = { ok: false, file, warning: `The learned ranker's model (${path.basename(file)}) cannot be used: ${errorMessage(err)}. Files are ranked by the hybrid fusion; reinstall cg to restore the model.` };
-  }
-  loaded.set(file, { mtimeMs: st.mtimeMs, size: st.size, result });
-  return result;
+  const r = readModelFile(file, parseModel);
+  if (r.ok) return { ok: true, file, model: r.model };
+  return { ok: false, file, warning: r.missing
+    ? `The learned ranker's model is missing (${path.basename(file)}): files are ranked by the hybrid fusion. Reinstall cg to restore it.`
+    : `The learned ranker's model (${path.basename(file)}) cannot be used: ${r.error}. Files are ranked by the hybrid fusion; reinstall cg to restore the model.` };
 }
 
 /** A model checked for the shape scoring relies on; throws with what is wrong. */
@@ -132,4 +118,15 @@ export function rerank(m: RankerModel, candidates: Candidate[], fused: RankedFil
     .sort((x, y) => y.s - x.s || (x.c.file.path < y.c.file.path ? -1 : 1));
   const head = order.map(({ c, p }, k) => ({ ...c.file, score: fused[k].score, probability: p }));
   return [...head, ...fused.slice(candidates.length)];
+}
+
+/**
+ * The fusion's order kept, each candidate given the model's probability: under the other presets the
+ * probability still feeds the answer's calibrated confidence (src/retrieve/confidence.ts).
+ */
+export function withProbabilities(m: RankerModel, candidates: Candidate[], fused: RankedFile[]): RankedFile[] {
+  if (!candidates.length) return fused;
+  const probs = probabilities(m, candidates.map((c) => scoreOf(m, c.features)));
+  const byId = new Map(candidates.map((c, i) => [c.file.fileId, probs[i]]));
+  return fused.map((r) => (byId.has(r.fileId) ? { ...r, probability: byId.get(r.fileId)! } : r));
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { symbolsWhere, type SymbolInfo } from '../store/queries.js';
+import { enclosingFunctions, matchOnTheirOwn } from './nesting.js';
 import { queryTerms, type RankedFile } from './rank.js';
 import { tokenize } from './tokenize.js';
 
@@ -19,6 +20,8 @@ export interface Region {
   sources: RankSource[];
   /** The learned ranker's calibrated probability that the task edits this region's file (RankedFile.probability). */
   probability?: number;
+  /** The absolute confidence that the task edits this region's file (RankedFile.confidence). */
+  confidence?: number;
 }
 
 export type RankSource = 'keyword' | 'semantic' | 'graph' | 'signal' | 'named';
@@ -44,7 +47,7 @@ export const MAX_REGION_LINES = 120;
 export function regionsOf(db: Database.Database, file: RankedFile, text: string, score: number): Region[] {
   const q = queryTerms(text);
   const matched = (s: SymbolInfo) => [...new Set(tokenize(`${s.qualifiedName} ${s.signature} ${s.doc ?? ''}`))].filter((t) => q.has(t));
-  const scored = unitScores(file);
+  const scored = foldNested(db, unitScores(file), q);
   const out: Region[] = [];
   for (const [id, u] of scored.slice(0, UNITS_PER_FILE)) {
     if (u.score < scored[0][1].score * UNIT_SHARE) break;
@@ -61,12 +64,19 @@ export function regionsOf(db: Database.Database, file: RankedFile, text: string,
     .map((s) => ({ s, words: matched(s) })).filter((x) => x.words.length).sort((a, b) => b.words.length - a.words.length);
   if (defs.length) return [region(file, defs[0].s, `defines ${defs[0].s.qualifiedName}, matching ${quoted(defs[0].words)}`, score)];
   return [{ fileId: file.fileId, path: file.path, symbol: null, startLine: 1, endLine: 40, rationale: 'the file matches the task as a whole', score,
-    sources: fileSources(file), probability: file.probability }];
+    sources: fileSources(file), probability: file.probability, confidence: file.confidence }];
 }
 
+interface UnitScore {
+  score: number;
+  lexical: number;
+  cosine: number;
+}
+type UnitScores = [number, UnitScore][];
+
 /** The file's candidate symbols: lexically matching functions and symbols near in meaning, best first. */
-function unitScores(file: RankedFile): [number, { score: number; lexical: number; cosine: number }][] {
-  const m = new Map<number, { score: number; lexical: number; cosine: number }>();
+function unitScores(file: RankedFile): UnitScores {
+  const m = new Map<number, UnitScore>();
   const best = file.units[0]?.score || 1;
   for (const u of file.units) m.set(u.symbolId, { score: u.score / best, lexical: u.score / best, cosine: 0 });
   for (const n of file.near ?? []) {
@@ -78,9 +88,26 @@ function unitScores(file: RankedFile): [number, { score: number; lexical: number
   return [...m].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
 }
 
+/**
+ * Nested functions that do not match the task on their own give their score to their enclosing
+ * function (src/retrieve/nesting.ts): the enclosing function scores the best of itself and them.
+ */
+function foldNested(db: Database.Database, scored: UnitScores, q: Map<string, number>): UnitScores {
+  const enclosing = enclosingFunctions(db, scored.map(([id]) => id));
+  if (!enclosing.size) return scored;
+  const own = matchOnTheirOwn(db, [...enclosing.keys()], q);
+  const m = new Map<number, UnitScore>();
+  for (const [id, u] of scored) {
+    const into = own.has(id) ? id : enclosing.get(id) ?? id;
+    const prev = m.get(into);
+    m.set(into, prev ? { score: Math.max(prev.score, u.score), lexical: Math.max(prev.lexical, u.lexical), cosine: Math.max(prev.cosine, u.cosine) } : u);
+  }
+  return [...m].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+}
+
 function region(file: RankedFile, s: SymbolInfo, rationale: string, score: number, sources = fileSources(file)): Region {
   return { fileId: file.fileId, path: file.path, symbol: s, startLine: s.startLine, endLine: s.endLine, rationale, score, sources,
-    probability: file.probability };
+    probability: file.probability, confidence: file.confidence };
 }
 
 /** The retrieval sources that ranked a file: its words, its closeness in meaning, the graph around the other candidates. */

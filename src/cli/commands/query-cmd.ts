@@ -13,7 +13,8 @@ import { FILTER_TYPES, type FilterType } from '../../extract/documents/formats.j
 export function registerQuery(program: Command): void {
   program
     .command('query')
-    .description('the code a task needs, ranked, within a token budget, each place with a reason and a confidence')
+    .description('the code a task needs, ranked, within a token budget, each place with a reason and a confidence (the probability that the task edits its file; '
+      + 'when nothing matches well it says so and which words to grep instead)')
     .argument('<text...>', 'the task in words (a bug report, a feature, a commit message)')
     .option('--cursor-file <file>', 'the file being edited: files it imports or is imported by rank higher')
     .option('--budget <tokens>', `token budget for the answer (${DEFAULT_BUDGET} by default; cl100k_base tokens)`, String(DEFAULT_BUDGET))
@@ -93,10 +94,15 @@ function parsePreset(name: string | undefined): RankingPreset | undefined {
 }
 
 function render(r: QueryResponse): string {
-  if (r.status === 'empty_results') return `No results. ${r.suggestion ?? ''}`;
-  const out: string[] = [];
+  const place = (e: QueryResponse['files'][number]) => `${e.path}:${e.line_range[0]}-${e.line_range[1]}  ${e.symbol ?? '(file)'}  `
+    + `score ${e.score.toFixed(2)}, confidence ${e.confidence.toFixed(2)}${e.weak ? ' (weak)' : ''}`;
+  if (r.status === 'empty_results') {
+    const weak = r.weak_candidates ?? [];
+    return [`No results. ${r.suggestion ?? ''}`, ...(weak.length ? ['Weak guesses (likely unrelated):', ...weak.map((e) => `  ${place(e)}`)] : [])].join('\n');
+  }
+  const out: string[] = r.confidence_level === 'low' ? [r.suggestion ?? '', ''] : [];
   for (const e of r.files) {
-    out.push(`${e.path}:${e.line_range[0]}-${e.line_range[1]}  ${e.symbol ?? '(file)'}  score ${e.score.toFixed(2)}, confidence ${e.confidence.toFixed(2)}`);
+    out.push(place(e));
     out.push(`    ${e.rationale}`);
     if (e.excerpt) out.push(e.excerpt.split('\n').map((l) => `    | ${l}`).join('\n'));
     else if (e.signature) out.push(`    ${e.signature}`);
@@ -134,7 +140,8 @@ export function registerContext(program: Command): void {
     });
 }
 
-function renderContext(r: ContextBundle): string {
+/** `cg context`'s text: what an agent reading the bundle sees (eval/token-savings.mjs counts it). */
+export function renderContext(r: ContextBundle): string {
   const out = [`# ${r.summary}`];
   if (r.relationships.length) out.push('', '## Relations', ...r.relationships.map((x) => `- ${x}`));
   for (const f of r.files) out.push('', `## ${f.path} (${f.form})`, f.text);

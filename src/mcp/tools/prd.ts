@@ -23,7 +23,10 @@ interface PrdEntry {
   /** With include_snippets: the code (PRD: "includes full code snippets for each entry"). */
   snippet?: string | null;
   rationale: string;
+  /** The calibrated probability that the task edits this place's file (src/retrieve/confidence.ts). */
   confidence: number;
+  /** Below the answer's confidence threshold: a weak guess. */
+  weak?: true;
 }
 
 function prdEntry(e: QueryEntry, snippets: boolean): PrdEntry {
@@ -32,7 +35,7 @@ function prdEntry(e: QueryEntry, snippets: boolean): PrdEntry {
     path: e.path, line_range: e.line_range, symbol: e.symbol, kind: e.kind,
     excerpt: firstLine(e.signature) ?? firstLine(e.excerpt),
     ...(snippets ? { snippet: e.excerpt } : {}),
-    rationale: e.rationale, confidence: e.confidence,
+    rationale: e.rationale, confidence: e.confidence, ...(e.weak ? { weak: e.weak } : {}),
   };
 }
 
@@ -40,10 +43,11 @@ const cell = (s: string | null) => (s ?? '').replace(/\|/g, '\\|').replace(/`/g,
 
 /** PRD §6: a markdown table of file path, line range, symbol and a one-line excerpt (with snippets, the code after it). */
 export function renderTable(body: { files: PrdEntry[]; tokens_used: number; truncated: boolean; total_candidates: number;
-  omitted?: number; truncated_by?: string; warnings?: string[] }, budget: number): string {
-  const out = ['| path | lines | symbol | excerpt | why |', '|---|---|---|---|---|'];
+  omitted?: number; truncated_by?: string; warnings?: string[]; low_confidence?: boolean; message?: string }, budget: number): string {
+  const out = body.low_confidence && body.message ? [`**${body.message}**`, ''] : [];
+  out.push('| path | lines | symbol | excerpt | why | confidence |', '|---|---|---|---|---|---|');
   for (const e of body.files) {
-    out.push(`| ${cell(e.path)} | ${e.line_range[0]}-${e.line_range[1]} | ${cell(e.symbol ?? '(file)')} | ${e.excerpt ? `\`${cell(e.excerpt)}\`` : ''} | ${cell(e.rationale)} |`);
+    out.push(`| ${cell(e.path)} | ${e.line_range[0]}-${e.line_range[1]} | ${cell(e.symbol ?? '(file)')} | ${e.excerpt ? `\`${cell(e.excerpt)}\`` : ''} | ${cell(e.rationale)} | ${e.confidence.toFixed(2)}${e.weak ? ' (weak)' : ''} |`);
   }
   for (const e of body.files) {
     if (e.snippet) out.push('', `${e.path}:${e.line_range[0]}-${e.line_range[1]} ${e.symbol ?? ''}`, '```', e.snippet, '```');
@@ -73,7 +77,10 @@ async function run(a: z.infer<typeof schema>, ctx: ToolContext): Promise<ToolAns
   const res: QueryResponse = await runQuery(snap.db, snap.root, { text: a.query, budget: a.token_budget, depth: a.max_depth,
     snippets: a.include_snippets, cursorFile: a.cursor_file ? repoPath(snap, a.cursor_file) : null, signals, preset: a.preset });
   if (res.status === 'empty_results') {
-    return { isError: true, body: errorBody(makeError('empty_results', `Nothing in the index matches "${a.query.slice(0, 200)}"`, res.suggestion)) };
+    // Nothing matched at all, or nothing well enough to show: the PRD's error, with the weak guesses as partial results.
+    const matchedNothing = !res.weak_candidates?.length;
+    return { isError: true, body: errorBody(makeError('empty_results', matchedNothing ? `Nothing in the index matches "${a.query.slice(0, 200)}"`
+      : `Nothing in the index matches "${a.query.slice(0, 200)}" well`, res.suggestion), (res.weak_candidates ?? []).map((e) => prdEntry(e, false))) };
   }
   ctx.progress('fitting the answer into the token budget');
   const entries = res.files.map((e) => prdEntry(e, a.include_snippets));
@@ -83,6 +90,7 @@ async function run(a: z.infer<typeof schema>, ctx: ToolContext): Promise<ToolAns
     const body = {
       status: 'success', files: entries.slice(0, k), tokens_used: tokensUsed, total_symbols: k, truncated: res.truncated || k < entries.length,
       total_candidates: res.total_places,
+      ...(res.confidence_level === 'low' ? { low_confidence: true, message: res.suggestion, grep_terms: res.grep_terms } : {}),
       ...(omitted ? { omitted } : {}),
       ...(k < entries.length ? { truncated_by: 'budget' } : res.truncated_by ? { truncated_by: res.truncated_by } : {}),
       ...(res.warnings.length ? { warnings: res.warnings } : {}),
@@ -101,7 +109,8 @@ declareTools([{
   description: 'Find the code a task needs, ranked, within a token budget that counts the whole answer: a table of path, '
     + 'line range, symbol and a one-line excerpt, with why each place is relevant ("matches token expiry", "called by X"). '
     + 'Use it FIRST for a task described in words (a bug report, a stack trace in signals) when you do not yet know which '
-    + 'files matter, then read_file the places. Do NOT use it for an exact string or a known file: grep or read_file are '
+    + 'files matter, then read_file the places. Each place has a confidence: the probability that the task edits its file. '
+    + 'When nothing matches well the answer says so and names the words to grep instead. Do NOT use it for an exact string or a known file: grep or read_file are '
     + 'faster and exact for literal text, error messages and config keys.',
   schema,
   run,

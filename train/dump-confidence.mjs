@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// What the confidence model (src/retrieve/confidence.ts) is fitted on: for every task of the learned
+// ranker's validation repositories (held out of its fit, so its probabilities there are not in-sample),
+// cg's ranked files with the ranker's probability and the query's evidence, labelled by the files the
+// task's commit edited; and the same for descriptions swapped in from three other of those repositories
+// (five each): tasks with no answer in this one. Plus the answer's places outside the ranked candidates
+// (reached through calls or tests), for the probability of such places. No evaluation set is read.
+//
+// Usage: npm run build && node train/dump-confidence.mjs [--corpus $TMPDIR/cg-train] [--work DIR] [--out FILE]
+//   --work: where train/dump-features.mjs left one indexed checkout per repository (default <corpus>/checkouts)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openReader } from '../dist/store/db.js';
+import { rankCandidates, runQuery } from '../dist/retrieve/query.js';
+import { loadRanker } from '../dist/retrieve/ranker.js';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+const corpus = opt('--corpus', path.join(os.tmpdir(), 'cg-train'));
+const work = opt('--work', path.join(corpus, 'checkouts'));
+const out = opt('--out', path.join(corpus, 'confidence.jsonl'));
+// Candidates and evidence must not depend on an earlier confidence model.
+process.env.CG_CONFIDENCE_FILE = path.join(corpus, 'no-confidence-model.json');
+
+const ranker = loadRanker();
+if (!ranker.ok) throw new Error(ranker.warning);
+const repos = ranker.model.manifest.validation_repositories;
+const tasksOf = (repo) => {
+  const f = path.join(corpus, 'tasks', `${repo.replace('/', '+')}.jsonl`);
+  return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+};
+/** Descriptions from other repositories: those 3, 7 and 11 places further down the list (deterministic). */
+const SWAP_FROM = [3, 7, 11];
+const SWAPS_EACH = 5;
+
+const lines = [];
+for (const [i, repo] of repos.entries()) {
+  const dir = path.join(work, repo.replace('/', '+'));
+  let db;
+  try {
+    db = openReader(dir);
+  } catch (err) {
+    console.error(`${repo}: no index at ${dir} (${String(err?.message ?? err).split('\n')[0]}); skipped`);
+    continue;
+  }
+  try {
+    const probe = async (text) => {
+      const c = await rankCandidates(db, dir, { text });
+      const answer = await runQuery(db, dir, { text });
+      const ranked = c.ranked.slice(0, 40).map((r, k) => ({ path: r.path, k, p: r.probability ?? null }));
+      const candidates = new Set(ranked.filter((r) => r.p !== null).map((r) => r.path));
+      const other = [...new Set(answer.files.map((e) => e.path))].filter((p) => !candidates.has(p));
+      return { evidence: c.evidence, ranked, other };
+    };
+    for (const t of tasksOf(repo)) {
+      lines.push({ kind: 'task', repo, task_id: t.task_id, gold: t.source_files_edited, touched: t.files_edited, ...(await probe(t.description)) });
+    }
+    for (const k of SWAP_FROM) {
+      const from = repos[(i + k) % repos.length];
+      for (const t of tasksOf(from).slice(0, SWAPS_EACH)) lines.push({ kind: 'swap', repo, from, gold: [], touched: [], ...(await probe(t.description)) });
+    }
+    console.error(`[${i + 1}/${repos.length}] ${repo}`);
+  } finally {
+    db.close();
+  }
+}
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+console.error(`${lines.length} queries -> ${out}`);
