@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { saveResult } from './lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cg = path.join(here, '..', 'bin', 'cg.js');
@@ -147,13 +148,6 @@ console.log(`speed-up: ${result.speedup}x; snapshot ${(result.snapshot.bytes / 1
   + `(${(tracked / 1e6).toFixed(2)} MB), ${result.sizeRatio.toIndexed}x the indexed source (${(indexed.bytes / 1e6).toFixed(2)} MB)`);
 console.log(`restored + caught-up index identical to the full build: ${result.sameIndexAsFullBuild}`);
 const out = path.join(here, 'results', 'bench-snapshot.json');
-let all = {};
-try {
-  all = JSON.parse(fs.readFileSync(out, 'utf8'));
-} catch {
-  /* first result */
-}
-all[label] = result;
-fs.writeFileSync(out, `${JSON.stringify(all, null, 2)}\n`);
+saveResult(out, label, result);
 console.log(`wrote ${path.relative(process.cwd(), out)}`);
 fs.rmSync(scratch, { recursive: true, force: true });

@@ -7,6 +7,9 @@ import path from 'node:path';
  */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The directory, under the repository root, that holds everything cg writes. */
+export const CG_DIR = '.codegraph';
+
 export const QUERIES_DIR = path.join(PACKAGE_ROOT, 'queries');
 
 /** Data files shipped with the package: the vendored secret rules (rules/gitleaks.json). */

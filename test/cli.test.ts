@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { spawn, spawnSync } from 'node:child_process';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acquireWriterLock } from '../src/indexer/lock.js';
@@ -209,12 +211,69 @@ describe('usage', () => {
   });
 });
 
+describe('start-up', () => {
+  // Which modules a `cg` process loads, recorded by a module loader hook (Node runs it beside the process).
+  function loadedModules(args: string[], cwd: string): string[] {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-modules-'));
+    const log = path.join(dir, 'loaded.txt');
+    fs.writeFileSync(path.join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';
+export async function load(url, ctx, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, ctx); }`);
+    fs.writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';
+register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});`);
+    const res = runCg(args, cwd, { env: { NODE_OPTIONS: `--import ${pathToFileURL(path.join(dir, 'register.mjs')).href}` } });
+    expect(res.code, res.stderr).toBe(0);
+    const urls = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    fs.rmSync(dir, { recursive: true, force: true });
+    return urls;
+  }
+  const HEAVY = ['web-tree-sitter', 'piscina', 'usearch', '@modelcontextprotocol', 'zod', 'graphology', 'tar',
+    '/indexer/', '/extract/', '/snapshot/', '/mcp/', '/vectors/'];
+
+  it('answers a query command without loading the grammars, the indexer, the MCP tools or other commands', () => {
+    const urls = loadedModules(['symbols', 'Cart'], repo);
+    expect(urls.some((u) => u.includes('/cli/commands/symbols-cmd.'))).toBe(true);
+    expect(urls.filter((u) => u.includes('/cli/commands/') && !u.includes('symbols-cmd'))).toEqual([]);
+    for (const heavy of HEAVY) expect(urls.filter((u) => u.includes(heavy)), heavy).toEqual([]);
+  });
+
+  it('prints the version without loading any command', () => {
+    const urls = loadedModules(['--version'], '/');
+    expect(urls.filter((u) => u.includes('/cli/commands/'))).toEqual([]);
+  });
+
+  it('can compile the grammars with the baseline compiler only, before the first grammar load and not after', () => {
+    // What a one-shot `cg update` does for a few files (src/lang/loader.ts); in a fresh process, as the CLI runs it.
+    const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(path.dirname(path.dirname(CG)), 'dist', p)).href);
+    const script = `import { baselineCompileOnly, loadLanguage } from ${dist('lang/loader.js')};
+import { languageById } from ${dist('lang/registry.js')};
+const before = baselineCompileOnly();
+const { parser } = await loadLanguage(languageById('python'));
+const root = parser.parse('def f():\\n    return 1\\n').rootNode;
+console.log(JSON.stringify({ before, after: baselineCompileOnly(), tree: root.toString() }));`;
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(res.status, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(out).toMatchObject({ before: true, after: false });
+    expect(out.tree).toMatch(/^\(module \(function_definition name: \(identifier\)/);
+  });
+
+  it('registers each command from its own module, and all of them, in help order, for help', async () => {
+    const { COMMAND_NAMES, createProgram } = await import('../src/cli/program.js');
+    expect((await createProgram()).commands.map((c) => c.name())).toEqual(COMMAND_NAMES);
+    for (const name of COMMAND_NAMES) {
+      expect((await createProgram([name, '--help'])).commands.map((c) => c.name()), name).toContain(name);
+    }
+    expect((await createProgram(['--version'])).commands).toEqual([]);
+    expect((await createProgram(['frobnicate'])).commands.length).toBe(COMMAND_NAMES.length);
+  });
+});
+
 describe('every command', () => {
   it('takes --repo (but the global registry\'s own) and shows examples in its help', async () => {
     const { createProgram } = await import('../src/cli/program.js');
     const leaves = (cmd: Command, prefix: string[]): [string, Command][] => cmd.commands.flatMap((c) => (c.commands.length
       ? leaves(c, [...prefix, c.name()]) : [[[...prefix, c.name()].join(' '), c] as [string, Command]]));
-    const all = leaves(createProgram(), []);
+    const all = leaves(await createProgram(), []);
     expect(all.length).toBeGreaterThan(25);
     for (const [name, cmd] of all) {
       let help = '';

@@ -30,6 +30,11 @@ describe('the rule set', () => {
     expect(gitleaks.length).toBeGreaterThan(200);
     expect(secretRuleIds()).toEqual(expect.arrayContaining(['generic-api-key', 'private-key', 'credential-assignment', 'high-entropy-string']));
     expect(new Set(secretRuleIds()).size).toBe(secretRuleIds().length);
+    // Each rule compiles when it first runs: all of them must compile, with the flags the scanner needs.
+    for (const r of set.rules) {
+      expect(r.regex.flags, r.id).toContain('g');
+      expect(Array.isArray(r.allowlists), r.id).toBe(true);
+    }
   });
 
   it('translates RE2 flag groups, classes and anchors into JavaScript that matches as RE2 does', () => {

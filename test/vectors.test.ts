@@ -139,6 +139,18 @@ describe('built-in model (GloVe, built by scripts/build-static-model.mjs)', () =
     }
   });
 
+  it('finds the same words and rows whether a process embeds a few texts or many', async () => {
+    // A fresh embedder looks a small batch's words up in one pass over vocab.txt and reads their rows by
+    // position; a batch of more distinct words builds the hash table and reads table.bin whole.
+    const words = fs.readFileSync(path.join(builtinModelDir(), 'static', 'vocab.txt'), 'utf8').split('\n').filter(Boolean);
+    const many = Array.from({ length: 300 }, (_, i) => `${words.slice(i * 10, i * 10 + 10).join(' ')} zzqxv ${words[words.length - 1 - i]}`);
+    const few = [many[0], many[299], 'parse the configuration file', 'getUserName zzqxv', ''];
+    const fewVectors = await (await loadEmbedder()).embed(few);
+    const manyVectors = await (await loadEmbedder()).embed([...many, ...few.slice(2)]);
+    expect(fewVectors.map((v) => [...v])).toEqual([manyVectors[0], manyVectors[299], ...manyVectors.slice(300)].map((v) => [...v]));
+    expect(fewVectors[1].some((x) => x !== 0)).toBe(true); // the vocabulary's last words were found
+  });
+
   it('is built deterministically, and the build is skipped when current', () => {
     const a = path.join(tempDir('cg-model-a-'), 'm');
     expect(buildModel(['--out', a])).toMatch(/wrote .* in \d+ ms/);

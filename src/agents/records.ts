@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CG_DIR } from '../config/config.js';
+import { CG_DIR } from '../paths.js';
 import { CgError, errorMessage } from '../errors.js';
 import type { Scope } from './clients.js';
 

@@ -3,7 +3,7 @@ import { reportError } from './output.js';
 import { createProgram } from './program.js';
 
 try {
-  await createProgram().parseAsync(process.argv);
+  await (await createProgram(process.argv.slice(2))).parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
     // Help and version "errors" are successes; everything else is a usage error (exit 2).

@@ -1,4 +1,5 @@
 import { CgError, errorMessage, nativeModuleError } from '../errors.js';
+import { groupDigits } from '../words.js';
 import { PACKAGE_ROOT } from '../paths.js';
 
 export interface OutputOptions {
@@ -30,12 +31,12 @@ export function reportError(err: unknown, json: boolean): number {
   return e.exitCode;
 }
 
-export { plural } from '../words.js';
+export { groupDigits, plural } from '../words.js';
 
 export function formatCounts(counts: Record<string, number>): string {
   return Object.entries(counts)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
+    .map(([k, v]) => `${k} ${groupDigits(v)}`)
     .join(', ');
 }
 

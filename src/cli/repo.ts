@@ -5,7 +5,7 @@ import { headState } from '../repo/git.js';
 import { openReader } from '../store/db.js';
 import { freshnessOf, type Freshness } from '../store/freshness.js';
 import { pendingRecords } from '../changes/log.js';
-import { recoverFromSnapshot, type Recovery } from '../snapshot/recover.js';
+import type { Recovery } from '../snapshot/recover.js';
 
 export interface OpenIndex {
   root: string;
@@ -30,6 +30,8 @@ export async function openIndexRecovering(dir: string | undefined): Promise<Open
   try {
     return openIndex(root);
   } catch (err) {
+    // Loaded only here: restoring pulls in the snapshot, extraction and vector code a healthy index never needs.
+    const { recoverFromSnapshot } = await import('../snapshot/recover.js');
     const recovery = await recoverFromSnapshot(root, err);
     if (!recovery) throw err;
     const opened = openIndex(root);

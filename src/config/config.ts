@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { closest, distance } from 'fastest-levenshtein';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type { z } from 'zod';
 import { CgError, errorMessage } from '../errors.js';
+import { CG_DIR } from '../paths.js';
 
-/** The directory, under the repository root, that holds everything cg writes. */
-export const CG_DIR = '.codegraph';
+export { CG_DIR };
 /**
  * The configuration a team shares: committed at the repository root, JSON with comments allowed
  * (as tsconfig.json), holding only what differs from the defaults. cg never writes it, except
@@ -111,54 +112,68 @@ export const DEFAULT_CONFIG: Config = {
 
 const MODEL_ID = /^[\w.-]+(\/[\w.-]+)?$/;
 
+const want = (what: string) => ({ error: `must be ${what}` });
+
+/**
+ * zod, loaded when a configuration file is there to check: most repositories have none, and loading
+ * zod costs 50-150 ms that every CLI process (a query, a hook's update) would otherwise pay. Its
+ * CommonJS build, because reading the configuration is synchronous.
+ */
+let loadedZod: typeof z | undefined;
+let fileSchema: ReturnType<typeof buildFileSchema> | undefined;
+function loadZod(): typeof z {
+  return (loadedZod ??= (createRequire(import.meta.url)('zod') as { z: typeof z }).z);
+}
+
 /**
  * What the file may say: every key optional (a missing one takes its default), no key unknown (a typo
  * such as "exlude" would otherwise be dropped silently). The messages complete `"key" must be …`.
  */
-const want = (what: string) => ({ error: `must be ${what}` });
-const bool = () => z.boolean(want('true or false')).optional();
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, want(`one of ${values.map((x) => `"${x}"`).join(', ')}`)).optional();
-const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape, want('an object')).optional();
+function buildFileSchema(z: typeof import('zod').z) {
+  const bool = () => z.boolean(want('true or false')).optional();
+  const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+    z.enum(values, want(`one of ${values.map((x) => `"${x}"`).join(', ')}`)).optional();
+  const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape, want('an object')).optional();
 
-const FILE_SCHEMA = z.strictObject({
-  $schema: z.string(want('a string')).optional(),
-  maxFileBytes: z.number(want('a positive number')).positive(want('a positive number')).optional(),
-  exclude: z.array(z.string(), want('an array of strings')).optional(),
-  vendorDirs: z.array(z.string(), want('an array of strings')).optional(),
-  workers: z.number(want('a non-negative integer (0 = one per core)')).int(want('a non-negative integer (0 = one per core)'))
-    .min(0, want('a non-negative integer (0 = one per core)')).optional(),
-  hooks: section({ autoApply: bool() }),
-  secrets: section({ enabled: bool(), allowlistFile: z.string(want('a path')).min(1, want('a path')).optional(), mode: oneOf(SECRETS_MODES) }),
-  embeddings: section({
-    enabled: bool(),
-    model: z.string(want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"'))
-      .regex(MODEL_ID, want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"'))
-      .refine((m) => !m.includes('..'), want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"')).optional(),
-    pooling: oneOf(POOLINGS),
-    normalize: bool(),
-    dims: z.number(want("a positive whole number (or left out, to take the model's)")).int(want("a positive whole number (or left out, to take the model's)"))
-      .min(1, want("a positive whole number (or left out, to take the model's)")).max(65536, want("a positive whole number (or left out, to take the model's)")).optional(),
-    quantization: oneOf(VECTOR_QUANTIZATIONS),
-    dtype: oneOf(MODEL_DTYPES),
-  }),
-  retrieval: section({ preset: oneOf(RANKING_PRESETS) }),
-  warnings: section({
-    lowConfidence: z.number(want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)'))
-      .min(0, want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)'))
-      .max(1, want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)')).optional(),
-  }),
-  externals: section({ enabled: bool() }),
-  // `cg check`'s rules: checked by its own schema when it runs (src/check/config.ts), which this module cannot import.
-  check: z.record(z.string(), z.unknown(), want('an object')).optional(),
-  snapshots: section({
-    dir: z.string(want('a folder relative to the repository root')).min(1, want('a folder relative to the repository root'))
-      .refine((d) => !path.isAbsolute(d) && !d.split(/[\\/]/).includes('..'), want('a folder inside the repository, relative to its root'))
-      .optional(),
-  }),
-}, want('a JSON object'));
+  return z.strictObject({
+    $schema: z.string(want('a string')).optional(),
+    maxFileBytes: z.number(want('a positive number')).positive(want('a positive number')).optional(),
+    exclude: z.array(z.string(), want('an array of strings')).optional(),
+    vendorDirs: z.array(z.string(), want('an array of strings')).optional(),
+    workers: z.number(want('a non-negative integer (0 = one per core)')).int(want('a non-negative integer (0 = one per core)'))
+      .min(0, want('a non-negative integer (0 = one per core)')).optional(),
+    hooks: section({ autoApply: bool() }),
+    secrets: section({ enabled: bool(), allowlistFile: z.string(want('a path')).min(1, want('a path')).optional(), mode: oneOf(SECRETS_MODES) }),
+    embeddings: section({
+      enabled: bool(),
+      model: z.string(want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"'))
+        .regex(MODEL_ID, want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"'))
+        .refine((m) => !m.includes('..'), want('a model id such as "cg/glove-100d" or "jinaai/jina-embeddings-v2-base-code"')).optional(),
+      pooling: oneOf(POOLINGS),
+      normalize: bool(),
+      dims: z.number(want("a positive whole number (or left out, to take the model's)")).int(want("a positive whole number (or left out, to take the model's)"))
+        .min(1, want("a positive whole number (or left out, to take the model's)")).max(65536, want("a positive whole number (or left out, to take the model's)")).optional(),
+      quantization: oneOf(VECTOR_QUANTIZATIONS),
+      dtype: oneOf(MODEL_DTYPES),
+    }),
+    retrieval: section({ preset: oneOf(RANKING_PRESETS) }),
+    warnings: section({
+      lowConfidence: z.number(want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)'))
+        .min(0, want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)'))
+        .max(1, want('a number from 0 to 1 (0.7 warns about relations of 70 % confidence or less)')).optional(),
+    }),
+    externals: section({ enabled: bool() }),
+    // `cg check`'s rules: checked by its own schema when it runs (src/check/config.ts), which this module cannot import.
+    check: z.record(z.string(), z.unknown(), want('an object')).optional(),
+    snapshots: section({
+      dir: z.string(want('a folder relative to the repository root')).min(1, want('a folder relative to the repository root'))
+        .refine((d) => !path.isAbsolute(d) && !d.split(/[\\/]/).includes('..'), want('a folder inside the repository, relative to its root'))
+        .optional(),
+    }),
+  }, want('a JSON object'));
+}
 
-export type ConfigFile = z.infer<typeof FILE_SCHEMA>;
+export type ConfigFile = z.infer<ReturnType<typeof buildFileSchema>>;
 
 export interface LoadedConfig {
   config: Config;
@@ -215,7 +230,7 @@ export function parseConfigText(text: string, name: string): ConfigFile {
     throw new CgError('usage', `${name} is not valid JSON: ${printParseErrorCode(e.error)} at line ${line}`,
       'Fix the file (comments and trailing commas are allowed), or delete it to return to the defaults.');
   }
-  const parsed = FILE_SCHEMA.safeParse(raw);
+  const parsed = (fileSchema ??= buildFileSchema(loadZod())).safeParse(raw);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => describeIssue(issue));
   throw new CgError('usage', `${name}: ${problems.join('; ')}`, 'See README.md, "Configuration", for every key and its default.',
@@ -238,15 +253,16 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /** The keys the schema allows inside the object at `at` (the top level when empty). */
 function keysAt(at: string[]): string[] {
-  let node: z.ZodType = FILE_SCHEMA;
+  const zod = loadZod();
+  let node: z.ZodType = (fileSchema ??= buildFileSchema(zod));
   for (const key of at) {
-    const inner: z.ZodType = node instanceof z.ZodOptional ? (node.unwrap() as z.ZodType) : node;
-    if (!(inner instanceof z.ZodObject)) return [];
+    const inner: z.ZodType = node instanceof zod.ZodOptional ? (node.unwrap() as z.ZodType) : node;
+    if (!(inner instanceof zod.ZodObject)) return [];
     node = inner.shape[key] as z.ZodType;
     if (!node) return [];
   }
-  const obj = node instanceof z.ZodOptional ? node.unwrap() : node;
-  return obj instanceof z.ZodObject ? Object.keys(obj.shape).filter((k) => k !== '$schema') : [];
+  const obj = node instanceof zod.ZodOptional ? node.unwrap() : node;
+  return obj instanceof zod.ZodObject ? Object.keys(obj.shape).filter((k) => k !== '$schema') : [];
 }
 
 /** The file's values over the defaults, section by section. */

@@ -1,14 +1,14 @@
 import { DirectedGraph } from 'graphology';
 import { WeightedNeighborhoodIndex } from 'graphology-indices/neighborhood.js';
+import { powerIteration } from './power-iteration.js';
+
+export { ALPHA, MAX_ITERATIONS, TOLERANCE, powerIteration, type Csr } from './power-iteration.js';
 
 /**
  * PageRank and personalized PageRank over a weighted directed graph (α 0.85, tolerance 1e-6, at most
  * 100 iterations). graphology-metrics' pagerank has no personalization and throws when it does not
  * converge; this power iteration over graphology's CSR index does both and returns its last estimate.
  */
-export const ALPHA = 0.85;
-export const TOLERANCE = 1e-6;
-export const MAX_ITERATIONS = 100;
 
 export interface WeightedEdge {
   src: number;
@@ -71,48 +71,4 @@ export class RankGraph {
     ix.nodes.forEach((k, i) => out.set(Number(k), x[i]));
     return out;
   }
-}
-
-/**
- * A weighted directed graph in compressed sparse rows: node i's out-edges are
- * neighborhood/weights[starts[i]..starts[i+1]), outDegrees[i] their summed weight. graphology's
- * WeightedNeighborhoodIndex has this shape; src/indexer/ranks.ts builds one directly from rows.
- */
-export interface Csr {
-  starts: ArrayLike<number>;
-  neighborhood: ArrayLike<number>;
-  weights: ArrayLike<number>;
-  outDegrees: ArrayLike<number>;
-}
-
-/**
- * PageRank by power iteration from the teleport vector (uniform when null): the mass of nodes
- * without out-edges is spread like teleports; stops when the L1 change is below n × TOLERANCE or
- * after MAX_ITERATIONS. Returns the rank of each node position.
- */
-export function powerIteration(ix: Csr, teleportIn: Float64Array | null): Float64Array {
-  const n = ix.outDegrees.length;
-  const teleport = teleportIn ?? new Float64Array(n).fill(1 / n);
-  let x = Float64Array.from(teleport);
-  let next = new Float64Array(n);
-  for (let it = 0; it < MAX_ITERATIONS; it++) {
-    next.fill(0);
-    let dangling = 0;
-    for (let i = 0; i < n; i++) {
-      const degree = ix.outDegrees[i];
-      if (!degree) {
-        dangling += x[i];
-        continue;
-      }
-      for (let j = ix.starts[i]; j < ix.starts[i + 1]; j++) next[ix.neighborhood[j]] += (ALPHA * x[i] * ix.weights[j]) / degree;
-    }
-    let err = 0;
-    for (let i = 0; i < n; i++) {
-      next[i] += (1 - ALPHA + ALPHA * dangling) * teleport[i];
-      err += Math.abs(next[i] - x[i]);
-    }
-    [x, next] = [next, x];
-    if (err < n * TOLERANCE) break;
-  }
-  return x;
 }

@@ -24,6 +24,7 @@ import { fileHistory } from '../repo/git.js';
 import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './vectors.js';
 import path from 'node:path';
 import { languageForFile } from '../lang/registry.js';
+import { baselineCompileOnly } from '../lang/loader.js';
 import { indexExternal } from './external.js';
 import { isManifest } from '../deps/manifests.js';
 
@@ -70,6 +71,17 @@ export interface ApplyPhases {
   commit: number;
 }
 
+/** How the process running an update extracts files. */
+export interface ApplyRun {
+  /** Threads already started (cg watch, a restore's catch-up): extraction runs on them whatever its size. */
+  extraction?: ExtractionPool;
+  /** The process exits after this update (the CLI's `cg update`): a few files are parsed without V8's optimizing compiler. */
+  oneShot?: boolean;
+}
+
+/** Up to this many files to parse, a one-shot update compiles the grammars for a quick start (baselineCompileOnly). */
+const QUICK_START_FILES = 50;
+
 interface Plan {
   /** Paths to re-check; null means every file (a rescan). */
   paths: Set<string> | null;
@@ -84,7 +96,7 @@ interface Plan {
  * with the index by content hash, so replaying records, or running after a crash, converges.
  */
 export async function applyLocked(root: string, onProgress: (p: BuildProgress) => void = () => {},
-  extraction?: ExtractionPool): Promise<ApplySummary> {
+  run: ApplyRun = {}): Promise<ApplySummary> {
   const started = performance.now();
   const config = loadConfig(root);
   let db: Database.Database;
@@ -115,7 +127,7 @@ export async function applyLocked(root: string, onProgress: (p: BuildProgress) =
       closed = true;
       return { ...(await rebuild(root, config, onProgress, started, rebuildReason)), records: log.entries.length, problems: log.problems };
     }
-    const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress, extraction, started);
+    const result = await applyIncremental(root, db, config, meta, state, plan.paths, onProgress, run, started);
     const changed = result.added + result.modified + result.deleted || log.entries.length || result.vectors;
     return {
       ...result, mode: changed ? 'incremental' : 'none', reason: plan.rescan, records: log.entries.length, problems: log.problems,
@@ -220,7 +232,7 @@ function inheritanceChanged(db: Database.Database, modifiedIds: number[], before
 }
 
 async function applyIncremental(root: string, db: Database.Database, config: Config, meta: Meta, state: RepoState,
-  candidates: Set<string> | null, onProgress: (p: BuildProgress) => void, extraction: ExtractionPool | undefined,
+  candidates: Set<string> | null, onProgress: (p: BuildProgress) => void, { extraction, oneShot }: ApplyRun,
   started: number): Promise<Counts> {
   // Dependencies' declaration files are not the working tree's: no walk or change names them.
   const indexed = new Map((db.prepare('SELECT path, id, hash FROM files WHERE external = 0').raw().all() as [string, number, string][])
@@ -312,6 +324,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   lap('plan');
   const outcomes: FileOutcome[] = [];
   onProgress({ phase: 'parse', done: 0, total: jobs.length });
+  if (oneShot && !extraction && jobs.length <= QUICK_START_FILES) baselineCompileOnly();
   await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {
     outcomes.push(...batch);
     onProgress({ phase: 'parse', done: outcomes.length, total: jobs.length });

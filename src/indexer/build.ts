@@ -26,9 +26,10 @@ import { extractAll } from './extract-pool.js';
 import { acquireWriterLock } from './lock.js';
 import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { ensureInitialized } from './init.js';
+import { CG_VERSION } from '../version.js';
 import { indexExternal } from './external.js';
 
-export const CG_VERSION = '0.1.0';
+export { CG_VERSION };
 
 export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'embed' | 'write';
 

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { Piscina } from 'piscina';
+import { createRequire } from 'node:module';
+import type { Piscina } from 'piscina';
 import { PACKAGE_ROOT } from '../paths.js';
 import { Allowlist } from '../secrets/allowlist.js';
 import { processFile, type FileJob, type ProcessOptions } from '../extract/process.js';
@@ -16,6 +17,14 @@ const BATCH_BYTES = 256 * 1024;
 const BATCH_FILES = 64;
 /** The compiled worker, also when this module runs from src/ under the test runner. */
 const WORKER = path.join(PACKAGE_ROOT, 'dist', 'extract', 'worker.js');
+
+/**
+ * piscina, loaded when threads are started: an update that parses its few files in this thread never
+ * needs it. Its CommonJS entry (the ESM one wraps the same), because ExtractionPool.start is synchronous.
+ */
+function piscina(): typeof Piscina {
+  return (createRequire(import.meta.url)('piscina') as typeof import('piscina')).Piscina;
+}
 
 /**
  * Worker threads started before the files to extract are known in full: they load the grammars and
@@ -35,7 +44,7 @@ export class ExtractionPool {
     const share = languages.size > 1 ? 1 : 0; // several languages: one thread each; one: as many as its size pays for
     for (const [language, bytes] of [...languages].sort()) {
       const threads = share || threadsFor(bytes, workers);
-      const pool = new Piscina({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+      const pool = new (piscina())({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
       // One warm-up per thread (piscina hands each to an idle thread). A warm-up that fails is not an
       // error here: extraction loads the language again and reports the failure there.
       for (let i = 0; i < threads; i++) pool.run({ warm: [language] }).catch(() => {});
@@ -81,7 +90,7 @@ export async function extractAll(jobs: FileJob[], opts: ProcessOptions, workers:
     for (const job of jobs) onBatch([await processFile(job, opts, allow)]);
     return;
   }
-  const pool = new Piscina({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  const pool = new (piscina())({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
   try {
     await Promise.all(batches(jobs).map(async (batch) => onBatch(await pool.run({ jobs: batch, opts }))));
   } finally {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CG_DIR } from '../config/config.js';
+import { CG_DIR } from '../paths.js';
 
 export interface InitResult {
   root: string;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { powerIteration, type Csr } from '../graph/pagerank.js';
+import { powerIteration, type Csr } from '../graph/power-iteration.js';
 import type { IndexWriter } from '../store/writer.js';
 import { GenerationCache } from './generation-cache.js';
 
@@ -50,11 +50,12 @@ export function refreshRanks(db: Database.Database, writer: IndexWriter, previou
   const { symbolRanks, fileRanks } = computeRanks(files);
   const rows = { files, symbolRanks, fileRanks };
   if (!patch) {
-    writer.setPageranks(symbolRanks, fileRanks, { reset: true });
-    return { mode: 'cold', written: symbolRanks.size + fileRanks.size, rows };
+    const changed = changedFromStored(db, rows);
+    writer.setPageranks(changed.symbols, changed.files);
+    return { mode: 'cold', written: changed.symbols.length + changed.files.length, rows };
   }
   const changed = changedRanks(rows, previous!, touched.rows);
-  writer.setPageranks(changed.symbols, changed.files, { reset: false });
+  writer.setPageranks(changed.symbols, changed.files);
   return { mode: 'patched', written: changed.symbols.length + changed.files.length, rows };
 }
 
@@ -75,6 +76,23 @@ function changedRanks(now: RankRows, previous: RankRows, reinserted: Set<number>
     }
   }
   return { symbols, files };
+}
+
+/**
+ * The ranks that differ from the stored ones (0 where a row has none: module symbols, rows not ranked).
+ * Reading every rank costs a few milliseconds; rewriting every row (and first zeroing them all) put
+ * both tables into the write-ahead log on every update, however few ranks moved.
+ */
+function changedFromStored(db: Database.Database, now: RankRows): { symbols: [number, number][]; files: [number, number][] } {
+  const differing = (table: 'symbols' | 'files', ranks: Map<number, number>): [number, number][] => {
+    const out: [number, number][] = [];
+    for (const [id, stored] of db.prepare(`SELECT id, pagerank FROM ${table}`).raw().all() as [number, number][]) {
+      const r = ranks.get(id) ?? 0;
+      if (r !== stored) out.push([id, r]);
+    }
+    return out;
+  };
+  return { symbols: differing('symbols', now.symbolRanks), files: differing('files', now.fileRanks) };
 }
 
 /** Every rank row, read afresh: what a full build ranks from. */

@@ -5,14 +5,13 @@ import { CgError } from '../errors.js';
 import { appendRecord, pendingRecords, type ChangeRecord } from '../changes/log.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import fs from 'node:fs';
-import { CG_DIR } from '../config/config.js';
+import { CG_DIR } from '../paths.js';
 import { errorMessage } from '../errors.js';
-import { applyLocked, type ApplySummary } from './apply.js';
+import { applyLocked, type ApplyRun, type ApplySummary } from './apply.js';
 import { buildIndex, type BuildProgress, type BuildSummary } from './build.js';
 import { openReader } from '../store/db.js';
 import { indexStatus } from '../store/status.js';
 import { acquireWriterLock } from './lock.js';
-import type { ExtractionPool } from './extract-pool.js';
 
 export interface UpdateResult {
   /** One summary per round: a round repeats while records keep arriving during the previous one. */
@@ -36,8 +35,7 @@ const WAIT_POLL_MS = 100;
  * update never waits: the running applier re-reads the log before it exits.
  */
 export async function updateIndex(root: string,
-  opts: { background?: boolean; waitMs?: number; onWait?: (why: string) => void; onProgress?: (p: BuildProgress) => void;
-    extraction?: ExtractionPool } = {}):
+  opts: { background?: boolean; waitMs?: number; onWait?: (why: string) => void; onProgress?: (p: BuildProgress) => void } & ApplyRun = {}):
   Promise<UpdateResult> {
   const result: UpdateResult = { rounds: [], busy: false, waitedMs: 0 };
   const waitUntil = performance.now() + (opts.background ? 0 : opts.waitMs ?? 0);
@@ -62,7 +60,7 @@ export async function updateIndex(root: string,
     let summary: ApplySummary;
     try {
       logApplier(root, 'start');
-      summary = await applyLocked(root, opts.onProgress, opts.extraction);
+      summary = await applyLocked(root, opts.onProgress, { extraction: opts.extraction, oneShot: opts.oneShot });
       logApplier(root, `end mode=${summary.mode} generation=${summary.generation} files=${summary.resolvedFiles} ms=${summary.durationMs}`);
     } catch (err) {
       logApplier(root, `failed: ${errorMessage(err)}`);

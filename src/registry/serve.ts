@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { CG_VERSION } from '../indexer/build.js';
+import { CG_VERSION } from '../version.js';
 import { CgError, errorMessage } from '../errors.js';
 import type { RegistryDb } from './db.js';
 import { IndexPool } from './federate.js';

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { CG_VERSION } from '../indexer/build.js';
+import { CG_VERSION } from '../version.js';
 import { CgError, errorMessage } from '../errors.js';
 import { makeError, toolError, type ToolError } from '../mcp/errors.js';
 import { checkArguments, closest } from '../mcp/strict.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CgError } from '../errors.js';
-import { CG_DIR } from '../config/config.js';
+import { CG_DIR } from '../paths.js';
 
 /**
  * The repository root for a starting directory: the nearest ancestor holding `.codegraph/` or `.git`

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { IgnoreRules } from '../config/ignore.js';
-import { CG_DIR } from '../config/config.js';
+import { CG_DIR } from '../paths.js';
 import { throughLink } from './contained.js';
 import { BuildOutputRule } from './vendored.js';
 

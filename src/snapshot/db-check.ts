@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { CgError, errorMessage } from '../errors.js';
 import { isRepoPath } from '../repo/contained.js';
-import { CG_DIR } from '../config/config.js';
+import { CG_DIR } from '../paths.js';
 import { readMeta, type Meta } from '../store/db.js';
 import { createIndexes, createTables, SCHEMA_VERSION } from '../store/schema.js';
 import { ID_COLUMNS } from './canonical.js';

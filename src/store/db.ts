@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { CG_DIR } from '../config/config.js';
+import { CG_DIR } from '../paths.js';
 import { CgError, errorMessage, nativeModuleError } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { SCHEMA_VERSION, createTables } from './schema.js';

@@ -311,14 +311,11 @@ export class IndexWriter {
     return { rows: this.touched.rows, edges: this.touched.edges };
   }
 
-  /** PageRank of symbols (call graph) and files (call and import graph). */
-  setPageranks(symbols: Iterable<[number, number]>, files: Iterable<[number, number]>, opts: { reset: boolean } = { reset: true }): void {
-    // reset: every row not given gets 0. Without it only the given rows change (an update writing
-    // just the ranks that moved).
-    if (opts.reset) {
-      this.db.prepare('UPDATE symbols SET pagerank = 0').run();
-      this.db.prepare('UPDATE files SET pagerank = 0').run();
-    }
+  /**
+   * PageRank of symbols (call graph) and files (call and import graph): the given rows only; the
+   * others keep theirs (the caller gives every rank that moved).
+   */
+  setPageranks(symbols: Iterable<[number, number]>, files: Iterable<[number, number]>): void {
     const s = this.db.prepare('UPDATE symbols SET pagerank = ? WHERE id = ?');
     const f = this.db.prepare('UPDATE files SET pagerank = ? WHERE id = ?');
     for (const [id, r] of symbols) s.run(r, id);

@@ -10,8 +10,8 @@
  * 2-core machine: importing transformers.js puts a process at ~78 MiB; its tokenizer for our 318k-word
  * vocabulary adds ~150 MiB and ~550 ms (tokenizer.json becomes a JS object graph), the ONNX session
  * ~60 MiB more. `cg serve` sat at 335 MiB idle, and every fresh `cg` process that embeds paid the
- * load. Here the vocabulary is a hash table over the raw word list and the weights stay in one Buffer
- * (int8 rows, float scales).
+ * load. Here words are looked up in the raw word list and the weights are int8 rows with float scales,
+ * read as far as the texts need them (StaticTables).
  *
  * The text pipeline is the one the model's tokenizer.json declares (scripts/build-static-model.mjs
  * writes both from the same words and weights): camelCase/PascalCase boundaries become spaces, NFKD,
@@ -37,12 +37,6 @@ const BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/gu;
 const MARKS = /\p{M}/gu;
 const WORDS = /[a-z]+/g;
 
-interface StaticTables {
-  vocab: Vocabulary;
-  scales: Float32Array;
-  rows: Int8Array;
-}
-
 /**
  * Word -> id over the raw vocab.txt bytes: an open-addressing table of word indexes (FNV-1a hashes,
  * linear probing) instead of a Map. The Map of 318k strings held ~27 MiB of heap (~50 MiB of RSS) in a
@@ -53,9 +47,7 @@ class Vocabulary {
   private readonly slots: Int32Array;
   private readonly mask: number;
 
-  constructor(private readonly text: Buffer) {
-    let n = 0;
-    for (let i = 0; i < text.length; i++) if (text[i] === 0x0a) n++;
+  constructor(private readonly text: Buffer, n: number) {
     this.starts = new Uint32Array(n + 1);
     for (let i = 0, w = 1; i < text.length; i++) if (text[i] === 0x0a) this.starts[w++] = i + 1;
     let size = 1;
@@ -63,52 +55,136 @@ class Vocabulary {
     this.mask = size - 1;
     this.slots = new Int32Array(size).fill(-1);
     for (let w = 0; w < n; w++) {
-      let h = this.hashBytes(this.starts[w], this.starts[w + 1] - 1) & this.mask;
+      let h = hashBytes(text, this.starts[w], this.starts[w + 1] - 1) & this.mask;
       while (this.slots[h] !== -1) h = (h + 1) & this.mask;
       this.slots[h] = w;
     }
   }
 
-  get size(): number {
-    return this.starts.length - 1;
-  }
-
   /** The word's token id, or [UNK]'s. Words are runs of a–z, so one char is one byte. */
   id(word: string): number {
-    let h = 0x811c9dc5;
-    for (let k = 0; k < word.length; k++) h = Math.imul(h ^ word.charCodeAt(k), 0x01000193);
-    for (let slot = (h >>> 0) & this.mask; this.slots[slot] !== -1; slot = (slot + 1) & this.mask) {
+    for (let slot = hashWord(word) & this.mask; this.slots[slot] !== -1; slot = (slot + 1) & this.mask) {
       const w = this.slots[slot];
-      if (this.matches(w, word)) return w + FIRST_WORD_ID;
+      if (sameBytes(this.text, this.starts[w], this.starts[w + 1] - 1, word)) return w + FIRST_WORD_ID;
     }
     return UNK_ID;
   }
+}
 
-  private hashBytes(start: number, end: number): number {
+function hashWord(word: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < word.length; k++) h = Math.imul(h ^ word.charCodeAt(k), 0x01000193);
+  return h >>> 0;
+}
+
+function hashBytes(text: Buffer, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = Math.imul(h ^ text[k], 0x01000193);
+  return h >>> 0;
+}
+
+function sameBytes(text: Buffer, start: number, end: number, word: string): boolean {
+  if (end - start !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (text[start + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Up to this many distinct words, ids are found by one pass over vocab.txt instead of a hash table of all 318k. */
+const SCAN_MAX_WORDS = 2000;
+/** After this many passes the process is one that keeps embedding (a server, a build): it builds the table. */
+const SCANS_BEFORE_TABLE = 3;
+/** Up to this many rows are read from table.bin by position; more, and the whole 33 MB file is read once. */
+const PREAD_MAX_ROWS = 2000;
+
+/**
+ * The model's tables, read as far as the texts embedded need them: a process that embeds a few texts
+ * and exits (a hook's one-file update, a CLI query) looks its words up in one pass over vocab.txt
+ * (~10 ms) and reads their rows by position, instead of hashing all 318k words and reading the 33 MB
+ * of rows (~80 ms); one that keeps embedding builds the hash table and reads the rows whole. Both find
+ * the same id for a word (its first line) and read the same bytes.
+ */
+class StaticTables {
+  private vocab: Vocabulary | null = null;
+  private scans = 0;
+  /** table.bin whole, once more rows than PREAD_MAX_ROWS were asked for at once. */
+  private whole: { scales: Float32Array; rows: Int8Array } | null = null;
+  private readonly rowCache = new Map<number, { scale: number; row: Int8Array }>();
+
+  constructor(private readonly text: Buffer, private readonly words: number, private readonly binFile: string) {}
+
+  /** The token id of each word (UNK_ID when the model does not know it). */
+  ids(words: Set<string>): Map<string, number> {
+    const out = new Map<string, number>();
+    if (!this.vocab && (words.size > SCAN_MAX_WORDS || this.scans >= SCANS_BEFORE_TABLE)) this.vocab = new Vocabulary(this.text, this.words);
+    if (this.vocab) {
+      for (const w of words) out.set(w, this.vocab.id(w));
+      return out;
+    }
+    this.scans++;
+    const wanted = new Map<number, string[]>(); // hash -> words
+    for (const w of words) {
+      const h = hashWord(w);
+      wanted.set(h, [...(wanted.get(h) ?? []), w]);
+    }
+    const { text } = this;
+    let start = 0;
     let h = 0x811c9dc5;
-    for (let k = start; k < end; k++) h = Math.imul(h ^ this.text[k], 0x01000193);
-    return h >>> 0;
+    for (let i = 0, line = 0; i < text.length && out.size < words.size; i++) {
+      if (text[i] !== 0x0a) {
+        h = Math.imul(h ^ text[i], 0x01000193);
+        continue;
+      }
+      for (const w of wanted.get(h >>> 0) ?? []) if (!out.has(w) && sameBytes(text, start, i, w)) out.set(w, line + FIRST_WORD_ID);
+      line++;
+      start = i + 1;
+      h = 0x811c9dc5;
+    }
+    for (const w of words) if (!out.has(w)) out.set(w, UNK_ID);
+    return out;
   }
 
-  private matches(w: number, word: string): boolean {
-    const start = this.starts[w];
-    if (this.starts[w + 1] - 1 - start !== word.length) return false;
-    for (let k = 0; k < word.length; k++) if (this.text[start + k] !== word.charCodeAt(k)) return false;
-    return true;
+  /** The rows of these ids, each as its float scale and int8 weights. */
+  rows(ids: Set<number>): Map<number, { scale: number; row: Int8Array }> {
+    const out = new Map<number, { scale: number; row: Int8Array }>();
+    const missing = [...ids].filter((id) => !this.rowCache.has(id));
+    if (!this.whole && missing.length > PREAD_MAX_ROWS) this.whole = readWhole(this.binFile, this.words + FIRST_WORD_ID);
+    const vocab = this.words + FIRST_WORD_ID;
+    if (this.whole) {
+      const { scales, rows } = this.whole;
+      for (const id of ids) out.set(id, { scale: scales[id], row: rows.subarray(id * DIMS, (id + 1) * DIMS) });
+      return out;
+    }
+    if (missing.length) {
+      const fd = fs.openSync(this.binFile, 'r');
+      try {
+        const scale = Buffer.alloc(4);
+        for (const id of missing) {
+          fs.readSync(fd, scale, 0, 4, id * 4);
+          const row = new Int8Array(DIMS);
+          fs.readSync(fd, row, 0, DIMS, vocab * 4 + id * DIMS);
+          this.rowCache.set(id, { scale: scale.readFloatLE(0), row });
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    for (const id of ids) out.set(id, this.rowCache.get(id)!);
+    return out;
   }
 }
 
 export async function loadStaticEmbedder(spec: ModelSpec): Promise<Embedder> {
-  const tables = readTables(builtinModelDir());
-  return new StaticEmbedder(spec, tables);
+  return new StaticEmbedder(spec, openTables(builtinModelDir()));
 }
 
-function readTables(dir: string): StaticTables {
+/** vocab.txt read and both files checked against each other; the rows are read when texts need them. */
+function openTables(dir: string): StaticTables {
+  const binFile = path.join(dir, STATIC_FILES[1]);
   let text: Buffer;
-  let bin: Buffer;
+  let binBytes: number;
   try {
     text = fs.readFileSync(path.join(dir, STATIC_FILES[0]));
-    bin = fs.readFileSync(path.join(dir, STATIC_FILES[1]));
+    binBytes = fs.statSync(binFile).size;
   } catch (err) {
     throw new CgError('model_unavailable', `The built-in embedding model at ${dir} could not be read: ${errorMessage(err)}`,
       'Rebuild it with `npm run build:model -- --force` in the cg installation.');
@@ -117,17 +193,22 @@ function readTables(dir: string): StaticTables {
     throw new CgError('model_unavailable', `The built-in embedding model at ${dir} is damaged: ${STATIC_FILES[0]} is truncated`,
       'Rebuild it with `npm run build:model -- --force` in the cg installation.');
   }
-  const words = new Vocabulary(text);
-  const vocab = words.size + FIRST_WORD_ID;
-  if (bin.length !== vocab * (4 + DIMS)) {
-    throw new CgError('model_unavailable', `The built-in embedding model at ${dir} is damaged: ${STATIC_FILES[1]} has ${bin.length} bytes, `
+  let words = 0;
+  for (let i = text.indexOf(0x0a); i !== -1; i = text.indexOf(0x0a, i + 1)) words++;
+  const vocab = words + FIRST_WORD_ID;
+  if (binBytes !== vocab * (4 + DIMS)) {
+    throw new CgError('model_unavailable', `The built-in embedding model at ${dir} is damaged: ${STATIC_FILES[1]} has ${binBytes} bytes, `
       + `${vocab * (4 + DIMS)} expected for ${vocab} tokens`, 'Rebuild it with `npm run build:model -- --force` in the cg installation.');
   }
+  return new StaticTables(text, words, binFile);
+}
+
+function readWhole(binFile: string, vocab: number): { scales: Float32Array; rows: Int8Array } {
+  const bin = fs.readFileSync(binFile);
   // Copied out, not viewed: a Float32Array view needs 4-byte alignment the Buffer does not promise.
   const scales = new Float32Array(vocab);
   for (let i = 0; i < vocab; i++) scales[i] = bin.readFloatLE(i * 4);
-  const rows = new Int8Array(bin.buffer, bin.byteOffset + vocab * 4, vocab * DIMS);
-  return { vocab: words, scales, rows };
+  return { scales, rows: new Int8Array(bin.buffer, bin.byteOffset + vocab * 4, vocab * DIMS) };
 }
 
 /** The model's tokens for a text, as its tokenizer.json defines them (truncated like the pipeline). */
@@ -146,35 +227,35 @@ class StaticEmbedder implements Embedder {
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
-    return texts.map((text) => this.embedOne(text));
-  }
-
-  private embedOne(text: string): Float32Array {
-    const out = new Float32Array(DIMS);
-    const tokens = staticTokens(text);
-    if (!tokens.length) return out;
-    const sum = new Float64Array(DIMS);
-    const { vocab, scales, rows } = this.t;
-    for (const word of tokens) {
-      const id = vocab.id(word);
-      const scale = scales[id];
-      const base = id * DIMS;
-      for (let k = 0; k < DIMS; k++) sum[k] += Math.fround(rows[base + k] * scale);
-    }
-    let norm = 0;
-    for (let k = 0; k < DIMS; k++) {
-      out[k] = sum[k] / tokens.length;
-      norm += out[k] * out[k];
-    }
-    // float32, as the pipeline's norm tensor holds it.
-    norm = Math.fround(Math.sqrt(norm));
-    // Only unknown words: no direction. The pipeline's 0/0 gives NaN there, which the embedder maps to zeros too.
-    if (norm === 0) return out;
-    for (let k = 0; k < DIMS; k++) out[k] /= norm;
-    return out;
+    const tokens = texts.map(staticTokens);
+    const ids = this.t.ids(new Set(tokens.flat()));
+    const rows = this.t.rows(new Set(ids.values()));
+    return tokens.map((t) => embedTokens(t, ids, rows));
   }
 
   async dispose(): Promise<void> {
     /* nothing held outside the JS heap */
   }
+}
+
+/** Mean of the rows, L2-normalised, computed as the pipeline does (see the top of this file). */
+function embedTokens(tokens: string[], ids: Map<string, number>, rows: Map<number, { scale: number; row: Int8Array }>): Float32Array {
+  const out = new Float32Array(DIMS);
+  if (!tokens.length) return out;
+  const sum = new Float64Array(DIMS);
+  for (const word of tokens) {
+    const { scale, row } = rows.get(ids.get(word)!)!;
+    for (let k = 0; k < DIMS; k++) sum[k] += Math.fround(row[k] * scale);
+  }
+  let norm = 0;
+  for (let k = 0; k < DIMS; k++) {
+    out[k] = sum[k] / tokens.length;
+    norm += out[k] * out[k];
+  }
+  // float32, as the pipeline's norm tensor holds it.
+  norm = Math.fround(Math.sqrt(norm));
+  // Only unknown words: no direction. The pipeline's 0/0 gives NaN there, which the embedder maps to zeros too.
+  if (norm === 0) return out;
+  for (let k = 0; k < DIMS; k++) out[k] /= norm;
+  return out;
 }

@@ -7,7 +7,7 @@ import { coChange, COCHANGE_DEFAULTS } from '../../analysis/cochange.js';
 import { ownership } from '../../analysis/owners.js';
 import { fileMatcher } from '../../store/glob.js';
 import { toRepoPath } from '../../repo/root.js';
-import { emit, plural, table } from '../output.js';
+import { emit, groupDigits, plural, table } from '../output.js';
 import { freshnessLine, openIndex, type OpenIndex } from '../repo.js';
 import { examples, parseIntInRange, usageError } from '../args.js';
 
@@ -47,7 +47,7 @@ export function registerAnalyze(program: Command): void {
       const limit = parseIntInRange('--limit', opts.limit, 1, 100_000);
       return withIndex(opts, ({ db, root }) => deadCode(db, root, { includeMedium: opts.uncertain, includeExported: opts.includeExported,
         fileGlob: opts.file ? fileMatcher(opts.file) : undefined }), (r) => [
-        `${plural(r.dead.length, 'definition')} with no reference (of ${r.definitions.toLocaleString('en-US')}; high confidence ${r.byConfidence.high}, medium ${r.byConfidence.medium}${opts.uncertain ? '' : ': --uncertain shows those'})`,
+        `${plural(r.dead.length, 'definition')} with no reference (of ${groupDigits(r.definitions)}; high confidence ${r.byConfidence.high}, medium ${r.byConfidence.medium}${opts.uncertain ? '' : ': --uncertain shows those'})`,
         table(r.dead.slice(0, limit).map((d) => [`${d.file}:${d.startLine}`, d.kind, d.symbol, d.confidence === 'high' ? '' : `named ${d.mentions}x elsewhere`])),
       ].join('\n') + more(limit, r.dead.length));
     });
@@ -122,7 +122,7 @@ export function registerAnalyze(program: Command): void {
       return withIndex(opts, ({ db, root }) => ownership(db, root), (r) => {
         if (!r.file) return 'No CODEOWNERS file (.github/CODEOWNERS, CODEOWNERS or docs/CODEOWNERS).';
         const out = [`${r.file}: ${plural(r.rules, 'rule')}, ${plural(r.owners.length, 'owner')}, ${plural(r.unowned, 'file')} nobody owns`,
-          table(r.owners.slice(0, limit).map((o) => [o.owner, plural(o.files, 'file'), `${o.loc.toLocaleString('en-US')} lines`]))];
+          table(r.owners.slice(0, limit).map((o) => [o.owner, plural(o.files, 'file'), `${groupDigits(o.loc)} lines`]))];
         if (opts.file) {
           const match = fileMatcher(opts.file);
           for (const f of r.files.filter((x) => match(x.path)).slice(0, limit)) out.push(`  ${f.path}: ${f.owners.join(' ') || '(nobody)'}${f.rule ? ` (line ${f.rule})` : ''}`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { indexRepository, type IndexResult } from '../../indexer/update.js';
 import { ensureInitialized } from '../../indexer/init.js';
-import { emit, formatCounts, formatDuration, plural } from '../output.js';
+import { emit, groupDigits, formatCounts, formatDuration, plural } from '../output.js';
 import { progressReporter } from '../progress.js';
 import { freshnessLine, openIndex } from '../repo.js';
 import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
@@ -57,7 +57,7 @@ function renderSummary(s: IndexResult): string {
     : s.mode === 'none' ? 'Up to date:'
       : `Updated (${c!.added} added, ${c!.modified} modified, ${c!.deleted} removed; ${plural(c!.resolvedFiles, 'file')} re-resolved):`;
   const lines = [
-    `${how} ${plural(s.files, 'file')} (${loc.toLocaleString('en-US')} lines${langs ? `; ${langs}` : ''}) in ${formatDuration(s.durationMs)}`,
+    `${how} ${plural(s.files, 'file')} (${groupDigits(loc)} lines${langs ? `; ${langs}` : ''}) in ${formatDuration(s.durationMs)}`,
     `  ${plural(s.symbols, 'symbol')}, ${plural(s.edges, 'edge')}`,
   ];
   if (s.partial) lines.push(`  ${plural(s.partial, 'file')} with syntax errors (indexed partially)`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { indexStatus, listFiles, FILE_LISTS, type FileList, type IndexStatus, type ListedFile } from '../../store/status.js';
 import type { Freshness } from '../../store/freshness.js';
-import { emit, formatAge, formatCounts, plural } from '../output.js';
+import { emit, groupDigits, formatAge, formatCounts, plural } from '../output.js';
 import { openIndexRecovering } from '../repo.js';
 import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, usageError, type RepoOptions } from '../args.js';
 import { readConfig } from '../../config/config.js';
@@ -50,7 +50,7 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
   out.push(`Index: generation ${f.generation}, updated ${f.indexedAt} (${formatAge(f.ageSeconds)}); build ${s.buildId}, schema v${s.schemaVersion}, ${(s.dbBytes / 1e6).toFixed(1)} MB`);
   out.push(`Commit: ${f.indexedCommit ?? '(none: not a git repository or no commits)'}${f.behindHead && f.headCommit ? `; HEAD has moved to ${f.headCommit.slice(0, 10)}, run \`cg update\`` : ''}`);
   out.push(`Pending changes: ${f.pendingChanges ? `${plural(f.pendingChanges, 'change-log record')} not yet applied (\`cg update\` applies them)` : 'none'}`);
-  out.push(`Files: ${s.files.indexed.toLocaleString('en-US')} indexed, ${s.files.partial} with syntax errors (partial${s.files.partial ? ': `cg status --files partial`' : ''})${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
+  out.push(`Files: ${groupDigits(s.files.indexed)} indexed, ${s.files.partial} with syntax errors (partial${s.files.partial ? ': `cg status --files partial`' : ''})${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
   for (const [lang, v] of Object.entries(s.files.byLanguage)) {
     // A column each, so the nouns keep their width: "1 file ", "12 files".
     const n = (count: number, width: number, noun: string) => `${String(count).padStart(width)} ${count === 1 ? `${noun} ` : `${noun}s`}`;
@@ -59,14 +59,14 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
   if (s.external.files) {
     out.push(`External: ${s.external.files} declaration file(s) of ${s.external.packages} installed package(s) (\`cg deps\` lists them)`);
   }
-  out.push(`Symbols: ${s.symbols.toLocaleString('en-US')} (${formatCounts(s.symbolsByKind)})`);
-  out.push(`Edges: ${s.edges.toLocaleString('en-US')} (${formatCounts(s.edgesByKind)})`);
+  out.push(`Symbols: ${groupDigits(s.symbols)} (${formatCounts(s.symbolsByKind)})`);
+  out.push(`Edges: ${groupDigits(s.edges)} (${formatCounts(s.edgesByKind)})`);
   for (const [lang, c] of Object.entries(s.calls)) {
     const pct = c.total ? Math.round((c.resolved / c.total) * 100) : 0;
-    out.push(`  ${lang} call sites: ${c.total.toLocaleString('en-US')}, ${pct}% resolved to a repository symbol, ${c.external.toLocaleString('en-US')} to builtins or external modules`);
+    out.push(`  ${lang} call sites: ${groupDigits(c.total)}, ${pct}% resolved to a repository symbol, ${groupDigits(c.external)} to builtins or external modules`);
   }
   const v = s.vectors;
-  out.push(v.status === 'ok' ? `Vectors: ${v.count.toLocaleString('en-US')} of ${v.dims} dimensions (${v.quantization}), model ${v.model.split(':')[0]}`
+  out.push(v.status === 'ok' ? `Vectors: ${groupDigits(v.count)} of ${v.dims} dimensions (${v.quantization}), model ${v.model.split(':')[0]}`
     : v.status === 'unavailable' ? `Vectors: none. ${v.error} Until then queries rank by full-text and the graph.`
       : 'Vectors: off ("embeddings.enabled" is false in the configuration)');
   out.push(`Skipped: ${s.skipped.total ? `${formatCounts(s.skipped.byReason)} (\`cg status --files skipped\` lists them)` : 'nothing'}; `

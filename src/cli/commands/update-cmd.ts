@@ -30,7 +30,7 @@ export function registerUpdate(program: Command): void {
       const waitMs = parseIntInRange('--wait', opts.wait, 0, 86_400) * 1000;
       if (opts.background) {
         try {
-          await updateIndex(root, { background: true });
+          await updateIndex(root, { background: true, oneShot: true });
         } catch {
           // A background applier has nobody to tell; the next foreground command reports the state.
         }
@@ -39,7 +39,7 @@ export function registerUpdate(program: Command): void {
       const progress = progressReporter(!opts.json && !opts.quiet);
       let res: UpdateResult;
       try {
-        res = await updateIndex(root, { waitMs, onWait: opts.quiet ? undefined : waitNotice(waitMs), onProgress: (p) => progress.update(p) });
+        res = await updateIndex(root, { oneShot: true, waitMs, onWait: opts.quiet ? undefined : waitNotice(waitMs), onProgress: (p) => progress.update(p) });
       } finally {
         progress.done();
       }

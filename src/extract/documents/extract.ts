@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
 import type { ExtractedSymbol, FileExtract } from '../types.js';
 import { collapse, firstSentence } from '../text.js';
 import type { DocumentFormat } from './formats.js';
@@ -26,7 +26,8 @@ export async function extractDocument(format: DocumentFormat, relPath: string, b
     case 'pdf': return pdf(relPath, buf);
     case 'markdown': return finish(relPath, format, text!, markdown(text!));
     case 'yaml':
-    case 'json': return finish(relPath, format, text!, keys(text!));
+    // Loaded here: only YAML and JSON documents need the parser (100+ ms of loading that a code-only update skips).
+    case 'json': return finish(relPath, format, text!, keys(await import('yaml'), text!));
     case 'env': return env(relPath, text!);
     case 'text': return finish(relPath, format, text!, plain(text!));
   }
@@ -183,7 +184,7 @@ function plain(text: string): Units {
 // YAML and JSON --------------------------------------------------------------------------------------
 
 /** Every key path (`database.primary.host`, `servers.0.url`) with its lines and, for scalars, its value. */
-function keys(text: string): Units {
+function keys({ isMap, isScalar, isSeq, LineCounter, parseAllDocuments }: typeof import('yaml'), text: string): Units {
   const counter = new LineCounter();
   let docs;
   try {

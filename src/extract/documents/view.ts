@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CG_DIR } from '../../config/config.js';
+import { CG_DIR } from '../../paths.js';
 
 /** The text kept for a PDF of this content (sha256), or null when none was kept (the PDF changed since it was indexed). */
 export function keptPdfText(root: string, hash: string): string | null {
