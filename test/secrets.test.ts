@@ -9,6 +9,9 @@ import { GITLEAKS_RULES_FILE, ruleSet, secretRuleIds } from '../src/secrets/rule
 import { scanSecrets } from '../src/secrets/scan.js';
 import { findSecretsInDatabase } from '../src/secrets/database.js';
 import { makeRepo, ROOT, runCg } from './helpers.js';
+import { buildIndex } from '../src/indexer/build.js';
+import { openReader } from '../src/store/db.js';
+import { SourceReader } from '../src/retrieve/source.js';
 
 // Test values are assembled at run time so that this file itself does not look like it holds secrets.
 const AWS_KEY = ['AKIA', 'Z7QH2KXW', '4LMN6PRT'].join('');
@@ -175,6 +178,27 @@ describe('secrets in the index', () => {
     const q = runCg(['query', 'connect with the service key', '--snippets', '--json'], dir);
     expect(q.stdout).not.toContain(AWS_KEY);
     expect(q.stdout).toContain('[REDACTED:aws-access-token]');
+  });
+
+  it('in one process, answers keep scrubbed text only for the same bytes under the same allowlist', async () => {
+    const dir = makeRepo({ 'settings.py': settings });
+    await buildIndex(dir);
+    const excerpt = () => {
+      const db = openReader(dir);
+      try {
+        const reader = new SourceReader(db, dir);
+        return reader.lines('settings.py')!.join('\n');
+      } finally {
+        db.close();
+      }
+    };
+    expect(excerpt()).toContain('[REDACTED:aws-access-token]');
+    expect(excerpt()).not.toContain(AWS_KEY); // the kept lines, read again
+    const fp = runCg(['status', '--json'], dir).json.redactedSecrets[0].fingerprint;
+    fs.writeFileSync(path.join(dir, '.cgsecrets'), `${fp}  # test fixture key, not real\n`);
+    expect(excerpt()).toContain(AWS_KEY); // another allowlist: scrubbed again, and this finding is allowed
+    fs.writeFileSync(path.join(dir, '.cgsecrets'), '');
+    expect(excerpt()).not.toContain(AWS_KEY);
   });
 
   it('with secrets.mode exclude, leaves the whole file out and lists it with the reason', () => {

@@ -4,7 +4,7 @@ import { loadConfig } from '../config/config.js';
 import { isBinary } from '../extract/filters.js';
 import { readContained } from '../repo/contained.js';
 import { repoPolicy } from '../secrets/read.js';
-import { scrubText } from '../secrets/redact.js';
+import { scrubText, type SecretPolicy } from '../secrets/redact.js';
 import { excerptFromLines, MAX_REGION_LINES } from './regions.js';
 import { documentFormatOf, maxBytesFor } from '../extract/documents/formats.js';
 import { envView } from '../extract/documents/extract.js';
@@ -21,6 +21,15 @@ import { keptPdfText } from '../extract/documents/view.js';
  * indexed, a .env file's keys without their values. What is read goes through the secrets choke point (src/secrets/redact.ts) with the
  * repository's policy, so a credential added since the file was indexed is shown redacted too.
  */
+/**
+ * Scrubbed lines by file, across answers and readers: a server shows the same files again and again,
+ * and scrubbing costs about 0.1 s per MB (it was most of a federated search's time). An entry is used
+ * only for the same bytes (sha256) under the same policy object (repoPolicy reads the configuration and
+ * the allowlist again when either changes).
+ */
+const scrubbed = new Map<string, { digest: string; policy: SecretPolicy; lines: string[] }>();
+const MAX_SCRUBBED = 512;
+
 export class SourceReader {
   readonly notes: string[] = [];
   private readonly texts = new Map<string, string[] | null>();
@@ -50,11 +59,12 @@ export class SourceReader {
     const format = documentFormatOf(rel);
     const read = readContained(this.root, rel, format ? maxBytesFor(format, this.maxBytes) : this.maxBytes);
     if (!read.ok) return this.refuse(rel, read.detail);
-    const same = read.data.length === row.size && createHash('sha256').update(read.data).digest('hex') === row.hash;
+    const digest = createHash('sha256').update(read.data).digest('hex');
+    const same = read.data.length === row.size && digest === row.hash;
     let text: string;
     if (format === 'pdf') {
       // The text kept for this very content (by hash): a PDF changed since has none until it is indexed again.
-      const kept = keptPdfText(this.root, createHash('sha256').update(read.data).digest('hex'));
+      const kept = keptPdfText(this.root, digest);
       if (kept === null) return this.refuse(rel, 'it changed since it was indexed, and its text is extracted when it is indexed again (`cg update`)');
       text = kept;
     } else {
@@ -65,7 +75,15 @@ export class SourceReader {
       text = read.data.toString('utf8');
       if (format === 'env') text = envView(text);
     }
-    return scrubText(rel, text, repoPolicy(this.root)).text.split('\n');
+    const policy = repoPolicy(this.root);
+    const key = `${this.root}\0${rel}`;
+    const hit = scrubbed.get(key);
+    if (hit && hit.digest === digest && hit.policy === policy) return hit.lines;
+    const lines = scrubText(rel, text, policy).text.split('\n');
+    scrubbed.delete(key);
+    scrubbed.set(key, { digest, policy, lines });
+    if (scrubbed.size > MAX_SCRUBBED) scrubbed.delete(scrubbed.keys().next().value!);
+    return lines;
   }
 
   private refuse(rel: string, why: string): null {
