@@ -3,8 +3,7 @@ import type Database from 'better-sqlite3';
 import { loadConfig } from '../config/config.js';
 import { isBinary } from '../extract/filters.js';
 import { readContained } from '../repo/contained.js';
-import { repoPolicy } from '../secrets/read.js';
-import { scrubText, type SecretPolicy } from '../secrets/redact.js';
+import { scrubbedText } from '../secrets/read.js';
 import { excerptFromLines, MAX_REGION_LINES } from './regions.js';
 import { documentFormatOf, maxBytesFor } from '../extract/documents/formats.js';
 import { envView } from '../extract/documents/extract.js';
@@ -21,15 +20,6 @@ import { keptPdfText } from '../extract/documents/view.js';
  * indexed, a .env file's keys without their values. What is read goes through the secrets choke point (src/secrets/redact.ts) with the
  * repository's policy, so a credential added since the file was indexed is shown redacted too.
  */
-/**
- * Scrubbed lines by file, across answers and readers: a server shows the same files again and again,
- * and scrubbing costs about 0.1 s per MB (it was most of a federated search's time). An entry is used
- * only for the same bytes (sha256) under the same policy object (repoPolicy reads the configuration and
- * the allowlist again when either changes).
- */
-const scrubbed = new Map<string, { digest: string; policy: SecretPolicy; lines: string[] }>();
-const MAX_SCRUBBED = 512;
-
 export class SourceReader {
   readonly notes: string[] = [];
   private readonly texts = new Map<string, string[] | null>();
@@ -75,15 +65,8 @@ export class SourceReader {
       text = read.data.toString('utf8');
       if (format === 'env') text = envView(text);
     }
-    const policy = repoPolicy(this.root);
-    const key = `${this.root}\0${rel}`;
-    const hit = scrubbed.get(key);
-    if (hit && hit.digest === digest && hit.policy === policy) return hit.lines;
-    const lines = scrubText(rel, text, policy).text.split('\n');
-    scrubbed.delete(key);
-    scrubbed.set(key, { digest, policy, lines });
-    if (scrubbed.size > MAX_SCRUBBED) scrubbed.delete(scrubbed.keys().next().value!);
-    return lines;
+    // Scrubbed once per version of the file across answers (src/secrets/read.ts).
+    return scrubbedText(this.root, rel, digest, () => text)!.split('\n');
   }
 
   private refuse(rel: string, why: string): null {

@@ -40,33 +40,48 @@ export function repoPolicy(root: string): SecretPolicy {
   return policy;
 }
 
-/** Scrubbed texts by file and version: a server answering many queries scans each file once. */
-const texts = new Map<string, { key: string; text: string }>();
-const MAX_TEXTS = 256;
+/**
+ * Scrubbed texts by file and version, shared by every reader (the manifests import resolution reads,
+ * answers' excerpts): a server shows the same files again and again, and scrubbing costs about 0.1 s
+ * per MB (it was most of a federated search's time).
+ */
+const texts = new Map<string, { version: string; text: string }>();
+const MAX_TEXTS = 512;
+
+/**
+ * `raw()` scrubbed under the repository's current policy, kept for the file while `version` (what
+ * identifies its bytes: a content hash, or mtime and size) and the policy's own files are unchanged.
+ * Null when `raw()` is (the file could not be read).
+ */
+export function scrubbedText(root: string, rel: string, version: string, raw: () => string | null): string | null {
+  const policy = repoPolicy(root);
+  const key = `${root}\0${rel}`;
+  const full = `${version}|${policies.get(root)?.key}`;
+  const hit = texts.get(key);
+  if (hit && hit.version === full) return hit.text;
+  const text = raw();
+  if (text === null) return null;
+  const scrubbed = scrubText(rel, text, policy).text;
+  texts.delete(key);
+  texts.set(key, { version: full, text: scrubbed });
+  if (texts.size > MAX_TEXTS) texts.delete(texts.keys().next().value!);
+  return scrubbed;
+}
 
 /**
  * A repository file's text with its secrets redacted (whatever `secrets.mode` is: an answer never
  * leaves a file out, it shows the file without the credential), or null when it cannot be read.
  */
 export function readScrubbed(root: string, rel: string, maxBytes: number): string | null {
-  const abs = path.join(root, rel);
-  let st: fs.Stats | undefined;
   try {
     // Resolvers probe many paths that do not exist: a stat answers those several times faster than a
     // failed read. lstat, so a link is not taken for a file (readContained refuses links anyway).
-    st = fs.lstatSync(abs, { throwIfNoEntry: false });
+    const st = fs.lstatSync(path.join(root, rel), { throwIfNoEntry: false });
     if (!st?.isFile()) return null;
-    const policy = repoPolicy(root);
-    const key = `${st.mtimeMs}:${st.size}:${policies.get(root)?.key}`;
-    const hit = texts.get(abs);
-    if (hit && hit.key === key) return hit.text;
-    const read = readContained(root, rel, maxBytes);
-    if (!read.ok) return null;
-    const text = scrubText(rel, read.data.toString('utf8'), policy).text;
-    texts.delete(abs);
-    texts.set(abs, { key, text });
-    if (texts.size > MAX_TEXTS) texts.delete(texts.keys().next().value!);
-    return text;
+    return scrubbedText(root, rel, `${st.mtimeMs}:${st.size}`, () => {
+      const read = readContained(root, rel, maxBytes);
+      return read.ok ? read.data.toString('utf8') : null;
+    });
   } catch {
     return null;
   }
