@@ -47,6 +47,8 @@ export interface ContextOptions {
   rest?: 'signatures' | 'source-if-fits';
   /** Give each place its own text as well (Bombe's per-symbol answer). */
   placeTexts?: boolean;
+  /** The token counter, when several packings of one ranking share one (rememberingCounter); else the shared tokenizer's. */
+  count?: (text: string) => number;
 }
 
 export interface ContextBundle {
@@ -87,7 +89,7 @@ export function rankForContext(db: Database.Database, root: string, input: Query
 export async function packContext(db: Database.Database, root: string, input: QueryInput, found: QueryResponse,
   opts: ContextOptions = {}): Promise<ContextBundle> {
   const budget = input.budget ?? 3500;
-  const count = await tokenCounter();
+  const count = opts.count ?? await tokenCounter();
   const reader = new SourceReader(db, root);
   const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, places_available: found.files.length, preset: found.preset,
     ...(found.confidence_level ? { confidence_level: found.confidence_level } : {}), ...(found.grep_terms ? { grep_terms: found.grep_terms } : {}),

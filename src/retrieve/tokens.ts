@@ -82,6 +82,23 @@ export async function tokenCounter(): Promise<(text: string) => number> {
   };
 }
 
+/**
+ * A counter that remembers each text it counted, for one piece of work that counts the same texts again
+ * (get_context packs a bundle a second time when its JSON answer is over: the same files' sources and
+ * signatures). Not for a long-lived counter: it keeps every text.
+ */
+export function rememberingCounter(count: (text: string) => number): (text: string) => number {
+  const seen = new Map<string, number>();
+  return (text) => {
+    let n = seen.get(text);
+    if (n === undefined) {
+      n = count(text);
+      seen.set(text, n);
+    }
+    return n;
+  };
+}
+
 const PIECE_CACHE = 50_000;
 const pieceTokens = new Map<string, number>();
 

@@ -6,6 +6,7 @@ import { repoMap } from '../../graph/structure.js';
 import { renderTree } from '../../graph/structure-tree.js';
 import { packContext, rankForContext, type ContextBundle } from '../../retrieve/context.js';
 import { SourceReader } from '../../retrieve/source.js';
+import { rememberingCounter, tokenCounter } from '../../retrieve/tokens.js';
 import { signalsFromText } from '../../retrieve/signal-input.js';
 import { searchSymbols, symbolStats, type SymbolInfo } from '../../store/queries.js';
 import { errorBody, makeError } from '../errors.js';
@@ -176,8 +177,9 @@ async function getContext(a: z.infer<typeof contextSchema>, ctx: ToolContext): P
     cursorFile: a.cursor_file ? repoPath(ctx.snap, a.cursor_file) : null, signals };
   ctx.progress('ranking and packing the bundle');
   const ranked = await rankForContext(db, root, input);
+  const count = rememberingCounter(await tokenCounter());
   const bundleFor = (budget: number) => packContext(db, root, { ...input, budget }, ranked,
-    { rest: a.include_signatures_only ? 'signatures' : 'source-if-fits', placeTexts: true });
+    { rest: a.include_signatures_only ? 'signatures' : 'source-if-fits', placeTexts: true, count });
   let bundle = await bundleFor(a.token_budget);
   if (bundle.status === 'empty_results') {
     return { isError: true, body: errorBody(makeError('empty_results', `Nothing in the index matches "${a.query.slice(0, 200)}"`, bundle.summary)) };
