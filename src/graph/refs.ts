@@ -4,6 +4,7 @@ import { edgesFrom, edgesTo, findSymbolsByRef, symbolsByIds, type SymbolInfo } f
 import { traverse, type Hop } from './traverse.js';
 import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
 import { firedBy, firesInto } from './dispatch.js';
+import { appendAll } from '../arrays.js';
 
 export interface RefEntry extends SymbolInfo {
   /** The first call-site line: in the caller's file for callers, in the target's file for callees. */
@@ -190,7 +191,7 @@ export function referencesTo(db: Database.Database, id: number, kinds: Reference
       const from = symbols.get(e.src);
       return from ? [{ from, line: e.line, kind, confidence: Math.round(e.confidence * 1000) / 1000 }] : [];
     });
-    out.push(...found.sort((a, b) => a.from.file.localeCompare(b.from.file) || (a.line ?? 0) - (b.line ?? 0)));
+    appendAll(out, found.sort((a, b) => a.from.file.localeCompare(b.from.file) || (a.line ?? 0) - (b.line ?? 0)));
   }
   return out;
 }
