@@ -107,6 +107,7 @@ export async function packContext(db: Database.Database, root: string, input: Qu
   const reader = new SourceReader(db, root);
   const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, places_available: found.files.length, preset: found.preset,
     ...(found.confidence_level ? { confidence_level: found.confidence_level } : {}), ...(found.grep_terms ? { grep_terms: found.grep_terms } : {}),
+    // A copy: each packing of one ranking adds its own reader's notes.
     warnings: [...found.warnings] };
   if (found.status === 'empty_results') {
     return { ...base, status: 'empty_results', summary: found.suggestion ?? 'Nothing matched.', relationships: [], files: [], more_files: [],
