@@ -405,7 +405,8 @@ describe('a snapshot is untrusted input', () => {
     // Rows of shop/util.py and everything that points at them, removed consistently (the full-text rows too).
     const dropFile = (p: string) => `
       -- drop ${p}
-      DELETE FROM unit_terms WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
+      -- the postings' blobs cannot be edited in SQL: they all go (src/store/postings.ts)
+      DELETE FROM unit_terms; DELETE FROM file_terms; DELETE FROM unit_postings; DELETE FROM file_postings; DELETE FROM terms;
       DELETE FROM symbol_embeddings WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
       DELETE FROM edges WHERE src_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
         OR dst_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
@@ -413,7 +414,6 @@ describe('a snapshot is untrusted input', () => {
       DELETE FROM refs WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
         OR file_id = (SELECT id FROM files WHERE path = '${p}');
       DELETE FROM imports WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
-      DELETE FROM file_terms WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
       UPDATE symbols SET parent_id = NULL WHERE parent_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
       DELETE FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
       DELETE FROM files WHERE path = '${p}';`;

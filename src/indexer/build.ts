@@ -142,6 +142,8 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
       // Dependencies' declarations, after the repository's files (their imports say which are needed).
       await indexExternal(root, db, writer, config, repoView(root, new Set(fileIds.keys())), walk.files.length + 1, null);
     }
+    // Each term's postings written once, now that every file's terms are in.
+    db.transaction(() => writer.flushPostings())();
     lap('extract');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const resolveRows = loadResolveRows(db);
