@@ -126,7 +126,7 @@ CREATE VIRTUAL TABLE symbol_fts USING fts5(name, qname, signature, doc, path, co
 -- Vectors by (model, sha256 of the embedded text): an unchanged text is never embedded twice (src/vectors/cache.ts).
 CREATE TABLE IF NOT EXISTS embeddings (
   model     TEXT NOT NULL,      -- modelKey: id, dtype, pooling, normalisation (+ the built-in model's build digest)
-  text_hash TEXT NOT NULL,      -- sha256 hex of embedText(symbol)
+  text_hash TEXT NOT NULL,      -- textHash(embedText(symbol)): 128 bits of its sha256, base64url (schema 11)
   dims      INTEGER NOT NULL,
   vector    BLOB NOT NULL,      -- float32 little-endian, dims * 4 bytes
   PRIMARY KEY (model, text_hash)
