@@ -429,7 +429,7 @@ describe('a snapshot is untrusted input', () => {
         /has no row for 2 source file\(s\) of that commit \(shop\/models\.py, shop\/util\.py\): rows were deleted/],
       ['dangling key', 'UPDATE symbols SET file_id = 999999 WHERE id = (SELECT MAX(id) FROM symbols)', 'reference',
         /has 1 symbols row\(s\) whose file_id names no row of files \(a dangling key\)/],
-      ['damaged postings', "UPDATE unit_postings SET docs = docs || X'80' WHERE term_id = (SELECT MIN(term_id) FROM unit_postings)", 'reference',
+      ['damaged postings', "UPDATE unit_postings SET docs = CAST(docs || X'80' AS BLOB) WHERE term_id = (SELECT MIN(term_id) FROM unit_postings)", 'reference',
         /has postings that do not hold together: A postings row ends inside a number/],
       ['trigger', 'CREATE TRIGGER wipe AFTER INSERT ON meta BEGIN DELETE FROM symbols; END', 'schema', /has a trigger named wipe/],
       ['view', 'CREATE VIEW all_files AS SELECT path FROM files', 'schema', /has a view named all_files/],

@@ -57,7 +57,9 @@ export function bm25(db: Database.Database, name: CollectionName, query: Map<str
   const rows: [string, number, number, number][] = [];
   const df = new Map<string, number>();
   for (const [t, docs] of postingsOf(db, name, query.keys())) {
-    for (const [key, tf] of docs) {
+    for (let i = 0; i < docs.length; i += 2) {
+      const key = docs[i];
+      const tf = docs[i + 1];
       const len = lengths.get(key);
       if (len === undefined) continue;
       rows.push([t, key, tf, len]);

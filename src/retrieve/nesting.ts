@@ -45,7 +45,9 @@ export function matchOnTheirOwn(db: Database.Database, nested: number[], query: 
   const names = prepared(db, 'SELECT s.name, s.qualified_name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?');
   const rows: [number, string, number, string, string, string][] = [];
   for (const [term, docs] of postingsOf(db, 'units', query.keys())) {
-    for (const [id, tf] of docs) {
+    for (let i = 0; i < docs.length; i += 2) {
+      const id = docs[i];
+      const tf = docs[i + 1];
       const row = wanted.has(id) ? names.raw().get(id) as [string, string, string] | undefined : undefined;
       if (row) rows.push([id, term, tf, ...row]);
     }

@@ -19,50 +19,128 @@ const TABLES: Record<PostingsCollection, { postings: string; forward: string; ke
   units: { postings: 'unit_postings', forward: 'unit_terms', key: 'symbol_id' },
 };
 
-/** (id, tf) pairs, ids ascending, as varints of the id's delta and the tf. */
-export function encodePairs(pairs: readonly (readonly [number, number])[]): Buffer {
-  const out: number[] = [];
-  const varint = (v: number) => {
-    while (v >= 128) {
-      out.push((v % 128) + 128);
-      v = Math.floor(v / 128);
-    }
-    out.push(v);
-  };
-  let last = 0;
-  for (const [id, tf] of pairs) {
-    varint(id - last);
-    varint(tf);
+/**
+ * Pairs are flat, [id, tf, id, tf, …] with ids ascending: an update's process runs this code cold, and
+ * an array per pair was most of its cost. Stored as varints of the id's delta (from `base` for the
+ * first) and the tf.
+ */
+export function encodePairs(pairs: ArrayLike<number>, base = 0): Buffer {
+  // At most 8 bytes for an id below 2^53, 5 for a tf.
+  const out = Buffer.allocUnsafe(Math.ceil(pairs.length / 2) * 13);
+  let n = 0;
+  let last = base;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const id = pairs[i];
+    n = writeVarint(out, n, id - last);
+    n = writeVarint(out, n, pairs[i + 1]);
     last = id;
   }
-  return Buffer.from(out);
+  return Buffer.from(out.subarray(0, n));
 }
 
-export function decodePairs(buf: Uint8Array): [number, number][] {
-  const out: [number, number][] = [];
-  let i = 0;
-  const varint = () => {
-    let v = 0;
-    let scale = 1;
-    for (;;) {
-      // A run cut short is a damaged row (a snapshot's database is untrusted input).
-      if (i >= buf.length) throw new Error('A postings row ends inside a number: the index is damaged (run `cg index --full`)');
-      const b = buf[i++];
+/** Writes v at out[n…] and returns the offset after it. */
+function writeVarint(out: Uint8Array, n: number, v: number): number {
+  while (v > 0x7fffffff) {
+    out[n++] = (v % 128) + 128;
+    v = Math.floor(v / 128);
+  }
+  while (v >= 128) {
+    out[n++] = (v & 127) | 128;
+    v >>>= 7;
+  }
+  out[n++] = v;
+  return n;
+}
+
+const TRUNCATED = 'A postings row ends inside a number: the index is damaged (run `cg index --full`)';
+
+/** Reads a run's varints one by one; a run cut short is a damaged row (a snapshot's database is untrusted input). */
+class Reader {
+  at = 0;
+  constructor(readonly buf: Uint8Array) {}
+
+  get done(): boolean {
+    return this.at >= this.buf.length;
+  }
+
+  next(): number {
+    const buf = this.buf;
+    if (this.at >= buf.length) throw new Error(TRUNCATED);
+    let b = buf[this.at++];
+    let v = b & 127;
+    for (let scale = 128; b >= 128; scale *= 128) {
+      if (this.at >= buf.length) throw new Error(TRUNCATED);
+      b = buf[this.at++];
       v += (b & 127) * scale;
-      if (b < 128) return v;
-      scale *= 128;
     }
-  };
+    return v;
+  }
+}
+
+/** The flat pairs of a run (see encodePairs). */
+export function decodePairs(buf: Uint8Array): Float64Array {
+  let numbers = 0;
+  for (let i = 0; i < buf.length; i++) if (buf[i] < 128) numbers++;
+  const out = new Float64Array(numbers - (numbers % 2));
+  const r = new Reader(buf);
   let id = 0;
-  while (i < buf.length) {
-    id += varint();
-    out.push([id, varint()]);
+  for (let n = 0; !r.done;) {
+    id += r.next();
+    out[n++] = id;
+    out[n++] = r.next();
   }
   return out;
 }
 
-/** The postings of the given terms in a collection, in term order (SQLite's BINARY order, as the rows used to come): [term, [doc, tf][]]. */
-export function postingsOf(db: Database.Database, c: PostingsCollection, terms: Iterable<string>): [string, [number, number][]][] {
+/**
+ * A run with its pairs of ids in [lo, hi] replaced by `edit(those pairs)` (flat, ids ascending, within
+ * [lo, hi]). The pairs before and after are copied as bytes, not decoded: an update changes one file's
+ * documents, whose ids are adjacent, in runs of common terms that hold thousands.
+ */
+export function spliceRun(buf: Uint8Array, lo: number, hi: number, edit: (pairs: number[]) => number[]): Buffer {
+  const r = new Reader(buf);
+  let id = 0;
+  let start = -1; // where the pairs from lo on begin, and the id before them
+  let before = 0;
+  let after = -1; // the first id past hi, and where its tf begins
+  let tail = buf.length;
+  const inside: number[] = [];
+  while (!r.done) {
+    const at = r.at;
+    const prev = id;
+    id += r.next();
+    if (id >= lo && start < 0) {
+      start = at;
+      before = prev;
+    }
+    if (id > hi) {
+      after = id;
+      tail = r.at;
+      break;
+    }
+    const tf = r.next();
+    if (id >= lo) inside.push(id, tf);
+  }
+  if (start < 0) {
+    start = buf.length;
+    before = id;
+  }
+  const edited = edit(inside);
+  const last = edited.length ? edited[edited.length - 2] : before;
+  const parts = [buf.subarray(0, start), encodePairs(edited, before)];
+  // The first pair after the range keeps its bytes but its delta, which now counts from the range's last id.
+  if (after >= 0) {
+    const delta = new Uint8Array(8);
+    parts.push(delta.subarray(0, writeVarint(delta, 0, after - last)), buf.subarray(tail));
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * The postings of the given terms in a collection, in term order (SQLite's BINARY order, as the rows
+ * used to come): [term, flat (doc, tf) pairs, docs ascending][].
+ */
+export function postingsOf(db: Database.Database, c: PostingsCollection, terms: Iterable<string>): [string, Float64Array][] {
   const rows = prepared(db, `SELECT t.term, p.docs FROM terms t JOIN ${TABLES[c].postings} p ON p.term_id = t.id
     WHERE t.term IN (SELECT value FROM json_each(?)) ORDER BY t.term`).raw().all(JSON.stringify([...terms])) as [string, Buffer][];
   return rows.map(([t, docs]) => [t, decodePairs(docs)]);
@@ -75,24 +153,18 @@ export function postingsOf(db: Database.Database, c: PostingsCollection, terms: 
 export function documentTerms(db: Database.Database, c: PostingsCollection, schema = 'main', range?: [number, number]):
   [number, [string, number][]][] {
   const { forward, key } = TABLES[c];
-  const dict = termNames(db, schema);
   const where = range ? ` WHERE ${key} >= ? AND ${key} < ?` : '';
-  const rows = db.prepare(`SELECT ${key}, terms FROM ${schema}.${forward}${where} ORDER BY ${key}`).raw().all(...(range ?? [])) as [number, Buffer][];
-  return rows.map(([doc, blob]) => [doc, decodePairs(blob).map(([t, tf]) => [dict(t), tf] as [string, number])]);
-}
-
-/** Term id → term, read lazily by id (an update reads a few documents; a dump reads them all). */
-function termNames(db: Database.Database, schema: string): (id: number) => string {
-  const one = db.prepare(`SELECT term FROM ${schema}.terms WHERE id = ?`).pluck();
-  const cache = new Map<number, string>();
-  return (id) => {
-    let t = cache.get(id);
-    if (t === undefined) {
-      t = one.get(id) as string;
-      cache.set(id, t);
-    }
-    return t;
-  };
+  const rows = (db.prepare(`SELECT ${key}, terms FROM ${schema}.${forward}${where} ORDER BY ${key}`).raw().all(...(range ?? [])) as [number, Buffer][])
+    .map(([doc, blob]) => [doc, decodePairs(blob)] as const);
+  const ids = new Set<number>();
+  for (const [, pairs] of rows) for (let i = 0; i < pairs.length; i += 2) ids.add(pairs[i]);
+  const names = new Map(db.prepare(`SELECT id, term FROM ${schema}.terms WHERE id IN (SELECT value FROM json_each(?))`).raw()
+    .all(JSON.stringify([...ids])) as [number, string][]);
+  return rows.map(([doc, pairs]) => {
+    const terms: [string, number][] = [];
+    for (let i = 0; i < pairs.length; i += 2) terms.push([names.get(pairs[i])!, pairs[i + 1]]);
+    return [doc, terms];
+  });
 }
 
 interface Pending {
@@ -142,27 +214,42 @@ export class PostingsWriter {
       const plus = new Map<number, [number, number][]>();
       const readForward = this.db.prepare(`SELECT terms FROM ${forward} WHERE ${key} = ?`).pluck();
       const dropForward = this.db.prepare(`DELETE FROM ${forward} WHERE ${key} = ?`);
+      // A removed document's terms and counts; those it still has, with the same count, once added
+      // again (an edited file keeps most of its words) leave their terms' rows as they are.
+      const before = new Map<number, Map<number, number>>();
       for (const doc of removed) {
         const blob = readForward.get(doc) as Buffer | undefined;
         if (!blob) continue;
-        for (const [t] of decodePairs(blob)) (minus.get(t) ?? minus.set(t, new Set()).get(t)!).add(doc);
+        const pairs = decodePairs(blob);
+        const old = new Map<number, number>();
+        for (let i = 0; i < pairs.length; i += 2) old.set(pairs[i], pairs[i + 1]);
+        before.set(doc, old);
         dropForward.run(doc);
       }
       const putForward = this.db.prepare(`INSERT INTO ${forward} (${key}, terms) VALUES (?, ?)`);
       for (const doc of [...added.keys()].sort((a, b) => a - b)) {
         const pairs = added.get(doc)!.map(([t, tf]) => [ids.get(t)!, tf] as [number, number]).sort((a, b) => a[0] - b[0]);
-        putForward.run(doc, encodePairs(pairs));
-        for (const [t, tf] of pairs) (plus.get(t) ?? plus.set(t, []).get(t)!).push([doc, tf]);
+        putForward.run(doc, encodePairs(pairs.flat()));
+        const old = before.get(doc);
+        for (const [t, tf] of pairs) {
+          if (old?.get(t) === tf) old.delete(t);
+          else (plus.get(t) ?? plus.set(t, []).get(t)!).push([doc, tf]);
+        }
       }
+      for (const [doc, old] of before) for (const t of old.keys()) (minus.get(t) ?? minus.set(t, new Set()).get(t)!).add(doc);
       const read = this.db.prepare(`SELECT docs FROM ${postings} WHERE term_id = ?`).pluck();
       const put = this.db.prepare(`INSERT OR REPLACE INTO ${postings} (term_id, docs) VALUES (?, ?)`);
       const drop = this.db.prepare(`DELETE FROM ${postings} WHERE term_id = ?`);
       for (const t of [...new Set([...minus.keys(), ...plus.keys()])].sort((a, b) => a - b)) {
         const gone = minus.get(t);
         const blob = read.get(t) as Buffer | undefined;
-        const kept = blob ? decodePairs(blob).filter(([doc]) => !gone?.has(doc)) : [];
-        const next = plus.has(t) ? [...kept, ...plus.get(t)!].sort((a, b) => a[0] - b[0]) : kept;
-        if (next.length) put.run(t, encodePairs(next));
+        const more = (plus.get(t) ?? []).sort((a, b) => a[0] - b[0]);
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (const doc of gone ?? []) [lo, hi] = [Math.min(lo, doc), Math.max(hi, doc)];
+        for (const [doc] of more) [lo, hi] = [Math.min(lo, doc), Math.max(hi, doc)];
+        const next = spliceRun(blob ?? new Uint8Array(0), lo, hi, (pairs) => merged(pairs, gone, more));
+        if (next.length) put.run(t, next);
         else {
           drop.run(t);
           emptied.add(t);
@@ -196,6 +283,20 @@ export class PostingsWriter {
   }
 }
 
+/** A term's flat pairs without the documents `gone`, with `plus` (sorted by document) merged in. */
+function merged(pairs: number[], gone: Set<number> | undefined, plus: [number, number][]): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const doc = pairs[i];
+    if (gone?.has(doc)) continue;
+    for (; j < plus.length && plus[j][0] < doc; j++) out.push(plus[j][0], plus[j][1]);
+    out.push(doc, pairs[i + 1]);
+  }
+  for (; j < plus.length; j++) out.push(plus[j][0], plus[j][1]);
+  return out;
+}
+
 /** SQLite's BINARY collation (UTF-8 bytes), which JavaScript's < (UTF-16 code units) differs from above U+FFFF. */
 export function compareBinary(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -208,15 +309,21 @@ export function compareBinary(a: string, b: string): number {
  */
 export function postingsProblem(db: Database.Database, c: PostingsCollection): string | null {
   const { postings, forward, key } = TABLES[c];
+  for (const [table, column] of [[postings, 'docs'], [forward, 'terms']]) {
+    const other = db.prepare(`SELECT COUNT(*) FROM ${table} WHERE typeof(${column}) != 'blob'`).pluck().get() as number;
+    if (other) return `${table} has ${other} row(s) whose ${column} is not a BLOB`;
+  }
   try {
     const held = new Map<string, number>();
     for (const [doc, blob] of db.prepare(`SELECT ${key}, terms FROM ${forward}`).raw().iterate() as Iterable<[number, Buffer]>) {
-      for (const [t, tf] of decodePairs(blob)) held.set(`${t} ${doc}`, tf);
+      const pairs = decodePairs(blob);
+      for (let i = 0; i < pairs.length; i += 2) held.set(`${pairs[i]} ${doc}`, pairs[i + 1]);
     }
     let n = 0;
     for (const [t, blob] of db.prepare(`SELECT term_id, docs FROM ${postings}`).raw().iterate() as Iterable<[number, Buffer]>) {
-      for (const [doc, tf] of decodePairs(blob)) {
-        if (held.get(`${t} ${doc}`) !== tf) return `${postings} lists document ${doc} under term ${t}, which ${forward} does not`;
+      const pairs = decodePairs(blob);
+      for (let i = 0; i < pairs.length; i += 2) {
+        if (held.get(`${t} ${pairs[i]}`) !== pairs[i + 1]) return `${postings} lists document ${pairs[i]} under term ${t}, which ${forward} does not`;
         n++;
       }
     }
