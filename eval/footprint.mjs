@@ -85,7 +85,7 @@ for (let r = 0; r < runs; r++) {
   if (r % 2) order.reverse();
   for (const name of order) ms[name].push(cg(sides[name], ['index', '--full', '-q'], dirs[name]).ms);
 }
-const result = { date: new Date().toISOString(), repo: path.resolve(opt.repo), runs };
+const result = { date: new Date().toISOString(), repo: path.basename(path.resolve(opt.repo)), runs };
 for (const name of Object.keys(sides)) {
   const m = measure(sides[name], dirs[name]);
   result[name] = { ...m, fullIndexMs: Math.round(median(ms[name])), fullIndexRunsMs: ms[name].map(Math.round) };
