@@ -27,6 +27,7 @@ import { languageForFile } from '../lang/registry.js';
 import { baselineCompileOnly } from '../lang/loader.js';
 import { indexExternal } from './external.js';
 import { isManifest } from '../deps/manifests.js';
+import { appendAll } from '../arrays.js';
 
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
@@ -326,7 +327,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   onProgress({ phase: 'parse', done: 0, total: jobs.length });
   if (oneShot && !extraction && jobs.length <= QUICK_START_FILES) baselineCompileOnly();
   await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {
-    outcomes.push(...batch);
+    appendAll(outcomes, batch);
     onProgress({ phase: 'parse', done: outcomes.length, total: jobs.length });
   }, extraction);
   outcomes.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -394,7 +395,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
       const ext = await indexExternal(root, db, writer, config, repoView(root, files), nextFileId, changedIds, extraction);
       nextFileId += ext.added.length;
-      changedIds.push(...ext.added);
+      appendAll(changedIds, ext.added);
     }
     writer.flushPostings();
     lap('write');
