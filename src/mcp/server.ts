@@ -91,7 +91,8 @@ export function createServer(root: string, opts: ServerOptions = {}): ServerHand
     };
     return call(req.params.name, req.params.arguments, progress);
   });
-  serveGraphResources(server, (tool, args) => callTool(live, keeper, tool, args, () => undefined), (fn) => live.read(fn));
+  // A resource read is a request like a tool call: it keeps the idle clock from releasing the query path.
+  serveGraphResources(server, (tool, args) => callTool(live, keeper, tool, args, () => undefined).finally(() => idle?.touch()), (fn) => live.read(fn));
   return { server, live, keeper, tools, call: (name, args) => call(name, args) };
 }
 

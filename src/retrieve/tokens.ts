@@ -53,7 +53,7 @@ const NON_ASCII = /[^\x00-\x7f]/g;
  * character with the full one. A stretch ends where an ASCII letter meets an ASCII non-letter: every
  * split of the full pattern has a piece end there (no alternative runs a letter into a non-letter), and
  * matching from a piece end on depends only on the text after it, so the stretches split exactly as the
- * whole text does (test/tokens.test.ts compares them with the tokenizer's own count).
+ * whole text does (test/retrieve.test.ts, "token counts", compares them with the tokenizer's own count).
  */
 function cl100kPieces(full: RegExp, text: string, visit: (piece: string) => void): void {
   NON_ASCII.lastIndex = 0;
