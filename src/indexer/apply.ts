@@ -16,7 +16,7 @@ import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress 
 import { extractAll, type ExtractionPool } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
 import { boilerplateMeta, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
-import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
+import { RANK_TOLERANCE, rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
 import type { EdgeRow } from '../store/writer.js';
 import { currentDbPath } from '../store/db.js';
@@ -413,7 +413,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     writer.replaceResolvedEdges(resolved.edges, only ?? null);
     writer.setResolutions(resolved.refs, resolved.imports);
     lap('resolve');
-    ranks = refreshRanks(db, writer, previousRanks);
+    ranks = refreshRanks(db, writer, previousRanks, { tolerance: RANK_TOLERANCE });
     lap('ranks');
     counts.resolvedFiles = only ? only.size : paths.length;
     onProgress({ phase: 'embed', done: 0, total: 1 });
