@@ -236,6 +236,12 @@ register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});`);
     for (const heavy of HEAVY) expect(urls.filter((u) => u.includes(heavy)), heavy).toEqual([]);
   });
 
+  it('updates the index of a repository without a configuration file without loading the JSONC parser', () => {
+    const urls = loadedModules(['update', '-q'], repo);
+    expect(urls.some((u) => u.includes('/indexer/apply.'))).toBe(true);
+    for (const lib of ['jsonc-parser', 'fastest-levenshtein']) expect(urls.filter((u) => u.includes(lib)), lib).toEqual([]);
+  });
+
   it('prints the version without loading any command', () => {
     const urls = loadedModules(['--version'], '/');
     expect(urls.filter((u) => u.includes('/cli/commands/'))).toEqual([]);
