@@ -25,7 +25,7 @@ import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './
 import path from 'node:path';
 import { languageForFile } from '../lang/registry.js';
 import { baselineCompileOnly } from '../lang/loader.js';
-import { OPTIMIZE_ABOVE_FILES, optimizeNow } from '../compilers.js';
+import { optimizeNow } from '../compilers.js';
 import { indexExternal } from './external.js';
 import { isManifest } from '../deps/manifests.js';
 
@@ -327,8 +327,8 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   const outcomes: FileOutcome[] = [];
   onProgress({ phase: 'parse', done: 0, total: jobs.length });
   if (oneShot && !extraction && jobs.length <= QUICK_START_FILES) baselineCompileOnly();
-  // A `cg update` process starts with TurboFan off (src/compilers.ts); many files, or a large repository, need it.
-  if (jobs.length > QUICK_START_FILES || indexed.size > OPTIMIZE_ABOVE_FILES) optimizeNow();
+  // A `cg update` process starts with TurboFan off (src/compilers.ts); many files to parse need it.
+  if (jobs.length > QUICK_START_FILES) optimizeNow();
   await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {
     outcomes.push(...batch);
     onProgress({ phase: 'parse', done: outcomes.length, total: jobs.length });
