@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../src/retrieve/query.js';
-import { buildContext } from '../src/retrieve/context.js';
+import { buildContext, BUNDLE_MIN_CONFIDENCE, BUNDLE_PLACES } from '../src/retrieve/context.js';
+import { renderContext } from '../src/cli/commands/query-cmd.js';
 import { CgError } from '../src/errors.js';
 import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
 import { tokenCounter, tokenFloor } from '../src/retrieve/tokens.js';
@@ -318,6 +319,30 @@ ${body}
 });
 
 describe('buildContext', () => {
+  it('leaves files unlikely to be edited out of the bundle, by path in more_files, keeping the first and named ones', async () => {
+    const { db, root } = fixtureDb('typescript');
+    const text = 'save an entity in the repository after validation';
+    const all = await buildContext(db, root, { text }, { minConfidence: 0 });
+    const cut = await buildContext(db, root, { text });
+    const ranked = await runQuery(db, root, { text, budget: 200_000, snippets: false, maxRegions: BUNDLE_PLACES });
+    const best = new Map<string, number>();
+    for (const e of ranked.files) best.set(e.path, Math.max(best.get(e.path) ?? 0, e.confidence));
+    const kept = cut.files.map((f) => f.path);
+    expect(all.more_files).toEqual([]);
+    expect(cut.more_files.length).toBeGreaterThan(0);
+    expect(kept[0]).toBe(all.files[0].path);
+    expect(all.files.map((f) => f.path).filter((p) => kept.includes(p))).toEqual(kept); // same order
+    expect(new Set([...kept, ...cut.more_files])).toEqual(new Set(all.files.map((f) => f.path)));
+    for (const p of kept.slice(1)) expect(best.get(p)).toBeGreaterThanOrEqual(BUNDLE_MIN_CONFIDENCE);
+    for (const p of cut.more_files) expect(best.get(p)).toBeLessThan(BUNDLE_MIN_CONFIDENCE);
+    expect(renderContext(cut)).toContain(`more files, ranked but unlikely to need a change: ${cut.more_files.join(', ')}`);
+    // A file the caller names an entry point in stays, whatever its confidence.
+    expect(cut.more_files).toContain('src/core/model.ts');
+    const named = await buildContext(db, root, { text, entryPoints: ['Repository', 'Product'] }); // model.ts second
+    expect(named.files.map((f) => f.path)).toContain('src/core/model.ts');
+    expect(named.more_files).not.toContain('src/core/model.ts');
+  });
+
   it('packs whole files within the budget: entry points as source, the rest as signatures', async () => {
     const { db, root } = fixtureDb('typescript');
     for (const budget of [300, 1500, 8000]) {

@@ -62,6 +62,24 @@ describe('build output', () => {
     expect(indexedFiles(dir)).toContain('build/compiled.py');
   });
 
+  it('in git: a tracked library bundle is build output, told by its source map or its UMD wrapper (axios\'s dist/)', async () => {
+    const umd = '(function webpackUniversalModuleDefinition(root, factory) {\n\tmodule.exports = factory();\n})(this, function() { return 1 });\n';
+    const dir = makeRepo({
+      'dist/axios.js': 'function bundled() { return 1 }\n',
+      'dist/axios.map': '{"version":3,"sources":["webpack:///lib/axios.js"],"mappings":"AAAA"}',
+      'packages/ui/dist/ui.js': umd,
+      'maps/dist/world.map': 'not a source map: a level of a game\n',
+      'maps/dist/world.js': 'function level() { return 1 }\n',
+      'lib/axios.js': 'function axios() { return 1 }\n',
+    }, { commit: true });
+    await buildIndex(dir);
+    expect(indexedFiles(dir)).toEqual(['lib/axios.js', 'maps/dist/world.js']);
+    expect(skippedList(dir)).toEqual({
+      dist: 'build_output: compiled JavaScript (axios.map is a source map)',
+      'packages/ui/dist': 'build_output: generated files (ui.js opens with a generated-code header)',
+    });
+  });
+
   it('outside git: markers decide, so a source tree such as Go\'s keeps go/build and cmd/dist', async () => {
     const dir = makeRepo({
       'src/go/build/build.go': go('build'),

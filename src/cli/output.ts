@@ -1,6 +1,7 @@
 import { CgError, errorMessage, nativeModuleError } from '../errors.js';
 import { groupDigits } from '../words.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { maxOf } from '../arrays.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -54,6 +55,6 @@ export function formatAge(seconds: number): string {
 /** Left-aligned columns, for lists of symbols. */
 export function table(rows: string[][]): string {
   if (!rows.length) return '';
-  const widths = rows[0].map((_, i) => Math.min(60, Math.max(...rows.map((r) => (r[i] ?? '').length))));
+  const widths = rows[0].map((_, i) => Math.min(60, maxOf(rows.map((r) => (r[i] ?? '').length))));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
 }

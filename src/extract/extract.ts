@@ -5,6 +5,7 @@ import type { CallSite, ExtractedImport, ExtractedSymbol, FileExtract, InheritRe
 import { collapse, firstSentence, normalizeTypeName } from './text.js';
 import { callbackRef, hookKind, literalText, routeName, type FireSite, type Registration } from './registrations.js';
 import { isConstantName, MAX_ACCESSES_PER_SYMBOL, methodAccess, sqlTables, type Access, type AccessKind, type TableDeclaration } from './accesses.js';
+import { appendAll } from '../arrays.js';
 
 /**
  * Capture names the query files use (see queries/README.md). One query holds every role; a match's
@@ -542,7 +543,7 @@ class FileExtractor {
     for (const c of def.children) {
       if (!c || c.startIndex >= name.startIndex) break;
       if (types.includes(c.type)) found.push(c);
-      else found.push(...c.descendantsOfType(types));
+      else appendAll(found, c.descendantsOfType(types));
     }
     let outer = def;
     for (const wrapper of this.wrappers(def)) {

@@ -4,6 +4,7 @@ import { edgesFrom, edgesTo, findSymbolsByRef, symbolById, type SymbolInfo } fro
 import { traverse, type Hop } from './traverse.js';
 import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
 import { firedBy, firesInto } from './dispatch.js';
+import { appendAll } from '../arrays.js';
 
 export interface RefEntry extends SymbolInfo {
   /** The first call-site line: in the caller's file for callers, in the target's file for callees. */
@@ -181,7 +182,7 @@ export function referencesTo(db: Database.Database, id: number, kinds: Reference
       const from = symbolById(db, e.src);
       return from ? [{ from, line: e.line, kind, confidence: Math.round(e.confidence * 1000) / 1000 }] : [];
     });
-    out.push(...found.sort((a, b) => a.from.file.localeCompare(b.from.file) || (a.line ?? 0) - (b.line ?? 0)));
+    appendAll(out, found.sort((a, b) => a.from.file.localeCompare(b.from.file) || (a.line ?? 0) - (b.line ?? 0)));
   }
   return out;
 }

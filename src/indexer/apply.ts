@@ -28,6 +28,7 @@ import { baselineCompileOnly } from '../lang/loader.js';
 import { optimizeNow } from '../compilers.js';
 import { indexExternal } from './external.js';
 import { isManifest } from '../deps/manifests.js';
+import { appendAll } from '../arrays.js';
 
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
@@ -330,7 +331,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   // A `cg update` process starts with TurboFan off (src/compilers.ts); many files to parse need it.
   if (jobs.length > QUICK_START_FILES) optimizeNow();
   await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {
-    outcomes.push(...batch);
+    appendAll(outcomes, batch);
     onProgress({ phase: 'parse', done: outcomes.length, total: jobs.length });
   }, extraction);
   outcomes.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -398,7 +399,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
       const ext = await indexExternal(root, db, writer, config, repoView(root, files), nextFileId, changedIds, extraction);
       nextFileId += ext.added.length;
-      changedIds.push(...ext.added);
+      appendAll(changedIds, ext.added);
     }
     lap('write');
     onProgress({ phase: 'resolve', done: 0, total: 1 });

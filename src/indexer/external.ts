@@ -9,6 +9,7 @@ import type { FileOutcome, IndexedOutcome } from '../extract/types.js';
 import type { IndexWriter } from '../store/writer.js';
 import { extractAll, type ExtractionPool } from './extract-pool.js';
 import { processOptions } from './build.js';
+import { appendAll } from '../arrays.js';
 
 /**
  * External interfaces (spec 004, US1-AS3): the declarations of the dependencies a repository
@@ -71,7 +72,7 @@ export async function indexExternal(root: string, db: Database.Database, writer:
   const added: number[] = [];
   const outcomes: FileOutcome[] = [];
   await extractAll([...jobs.values()].map(({ path: p, language, size }) => ({ path: p, language, size })), processOptions(root, config),
-    config.workers, (batch) => outcomes.push(...batch), pool);
+    config.workers, (batch) => appendAll(outcomes, batch), pool);
   outcomes.sort((a, b) => (a.path < b.path ? -1 : 1));
   const insert = db.prepare('INSERT INTO external_modules (language, module, file_id) VALUES (?, ?, ?)');
   db.transaction(() => {

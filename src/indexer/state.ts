@@ -35,9 +35,10 @@ export function captureState(root: string, config: Config, logFrom: number): Rep
 
 /**
  * Bumped when the walk's rules change what they leave out (2: build output by what the repository
- * says, not by name; core.excludesFile), so an index built by the old rules is rebuilt.
+ * says, not by name; core.excludesFile; 3: source maps by content and webpack's UMD wrapper mark a
+ * bundle), so an index built by the old rules is rebuilt.
  */
-const WALK_RULES = 2;
+const WALK_RULES = 3;
 
 /**
  * The configuration that decides what is indexed, the allowlist and the secret rule set: a change to

@@ -21,8 +21,11 @@ export const BUILD_OUTPUT_NAMES = new Set(['build', 'dist', 'out', 'target', '.b
 /** How many of a folder's source files are read for a generated header (all of them must have it). */
 const HEADER_SAMPLE = 3;
 const HEADER_BYTES = 512;
-const GENERATED_HEADER = /Code generated .{0,200}DO NOT EDIT|@generated\b|\bauto-?generated\b|automatically generated|^\/\*{6}\/ /im;
+// webpackUniversalModuleDefinition: the UMD wrapper webpack puts first in a library bundle (axios's dist/axios.js).
+const GENERATED_HEADER = /Code generated .{0,200}DO NOT EDIT|@generated\b|\bauto-?generated\b|automatically generated|^\/\*{6}\/ |webpackUniversalModuleDefinition/im;
 const COMPILED_MARKERS = /\.(tsbuildinfo|js\.map|mjs\.map|cjs\.map|css\.map)$/;
+/** A source map under a name of its own (`axios.map` beside `axios.js`) is told by its content: version 3 JSON. */
+const SOURCE_MAP = /^\s*\{\s*"version"\s*:\s*3\b/;
 
 export class BuildOutputRule {
   /** Directories (repo-relative) that hold at least one tracked file; null outside git or before anything is tracked. */
@@ -48,6 +51,8 @@ export class BuildOutputRule {
     if (names.includes('CACHEDIR.TAG')) return 'it holds a CACHEDIR.TAG';
     const compiled = names.find((n) => COMPILED_MARKERS.test(n));
     if (compiled) return `compiled JavaScript (${compiled})`;
+    const map = names.find((n) => n.endsWith('.map') && startMatches(path.join(this.root, rel, n), SOURCE_MAP));
+    if (map) return `compiled JavaScript (${map} is a source map)`;
     const sources = names.filter((n) => this.languageOf(n)).slice(0, HEADER_SAMPLE);
     if (sources.length && sources.every((n) => hasGeneratedHeader(path.join(this.root, rel, n)))) {
       return `generated files (${sources[0]} opens with a generated-code header)`;
@@ -82,12 +87,17 @@ export class BuildOutputRule {
 }
 
 function hasGeneratedHeader(file: string): boolean {
+  return startMatches(file, GENERATED_HEADER);
+}
+
+/** Whether the file's first HEADER_BYTES match `pattern` (false when it cannot be read). */
+function startMatches(file: string, pattern: RegExp): boolean {
   let fd: number | null = null;
   try {
     fd = fs.openSync(file, 'r');
     const buf = Buffer.alloc(HEADER_BYTES);
     const n = fs.readSync(fd, buf, 0, HEADER_BYTES, 0);
-    return GENERATED_HEADER.test(buf.toString('utf8', 0, n));
+    return pattern.test(buf.toString('utf8', 0, n));
   } catch {
     return false;
   } finally {

@@ -30,7 +30,7 @@ export function resolveRegistration(cx: ResolveContext, r: RRef): void {
   let hit = null;
   if (d.handler) {
     const ids = (cx.byQualified.get(d.handler) ?? []).filter((id) => cx.symbols.get(id)!.fileId === r.fileId);
-    hit = ids.length ? { ids, tier: 'local' as const } : null;
+    hit = ids.length ? { ids: annotatedOne(cx, ids, r.line), tier: 'local' as const } : null;
   } else if (r.name) {
     const t = callTarget(cx, r);
     // A repository-wide name match stands only for a name written as a string (PHP looks such callbacks
@@ -47,6 +47,17 @@ export function resolveRegistration(cx: ResolveContext, r: RRef): void {
   let confidence = cx.confidence(hit, r.inError);
   if (hit.tier === 'global' && hit.ids.length === 1 && d.literal) confidence = Math.round(UNIQUE_LITERAL_CONFIDENCE * errorFactor * 1000) / 1000;
   for (const id of new Set(hit.ids)) if (id !== r.symbolId) cx.edge(r.symbolId, id, 'registers', confidence, r.line, r.fileId, d.target);
+}
+
+/**
+ * The definition a decorator or annotation on `line` belongs to, among same-named ones (Java overloads:
+ * six `validExample` methods, each with its own `@POST @Path`; a Python property and its setter): the
+ * first that starts at or after the line, as an annotation is written at or above its definition.
+ */
+function annotatedOne(cx: ResolveContext, ids: number[], line: number): number[] {
+  if (ids.length < 2) return ids;
+  const defs = ids.map((id) => cx.symbols.get(id)!).sort((a, b) => a.startLine - b.startLine);
+  return [(defs.find((s) => s.startLine >= line) ?? defs[defs.length - 1]).id];
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EdgeRow } from '../store/writer.js';
 import type { ResolveContext } from './context.js';
+import { appendAll } from '../arrays.js';
 
 /**
  * Test code -> the code it exercises: every call from a test file or a test symbol (Rust's unit tests
@@ -26,7 +27,7 @@ export function addTestEdges(cx: ResolveContext): void {
       add(e.src, cx.moduleOf.get(target.fileId)!, 0.6, e.line, e.fileId);
     }
   }
-  cx.edges.push(...best.values());
+  appendAll(cx.edges, best.values());
 }
 
 /** The innermost test symbol (a test function, a test module) a symbol sits in, or null. */

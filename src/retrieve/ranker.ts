@@ -3,6 +3,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 import { readModelFile } from './model-file.js';
 import { FEATURES, type Candidate } from './features.js';
 import type { RankedFile } from './rank.js';
+import { maxOf } from '../arrays.js';
 
 /**
  * The learned ranker: a model fitted by train/fit-ranker.mjs on tasks mined from public repositories'
@@ -100,7 +101,7 @@ export function scoreOf(m: RankerModel, x: ArrayLike<number>): number {
 
 /** The calibrated probability that the task edits each file, from the scores of one query's candidates. */
 export function probabilities(m: RankerModel, scores: number[]): number[] {
-  const best = Math.max(...scores);
+  const best = maxOf(scores);
   const { a, b, c } = m.calibration;
   return scores.map((s) => 1 / (1 + Math.exp(-(a * s + b * (s - best) + c))));
 }

@@ -97,6 +97,10 @@ describe('java extraction', () => {
       `endpoint GET /shop ${M}/web/ShopResource.java:6`, // JAX-RS: @GET under the class's @Path
       `method ShopResource.remove ${M}/web/ShopResource.java:11`,
       `endpoint DELETE /shop/{id} ${M}/web/ShopResource.java:11`, // @DELETE with @Path("/{id}")
+      `method ShopResource.add ${M}/web/ShopResource.java:16`,
+      `endpoint POST /shop/items ${M}/web/ShopResource.java:16`,
+      `method ShopResource.add ${M}/web/ShopResource.java:22`, // an overload, with a route of its own
+      `endpoint POST /shop/batch ${M}/web/ShopResource.java:22`,
       `class ProductTest ${T}/model/ProductTest.java:6`,
       `method ProductTest.testDiscountIsCapped ${T}/model/ProductTest.java:7`,
       `method ProductTest.testBuilder ${T}/model/ProductTest.java:13`,
@@ -331,7 +335,14 @@ describe('java: registrations and data access', () => {
       'GET /api/products/{id} -> ProductController.get [route:GET /api/products/{id}] 0.95',
       'GET /shop -> ShopResource.index [route:GET /shop] 0.95',
       'POST /api/products -> ProductController.create [route:POST /api/products] 0.95',
+      'POST /shop/batch -> ShopResource.add [route:POST /shop/batch] 0.95',
+      'POST /shop/items -> ShopResource.add [route:POST /shop/items] 0.95',
     ]);
+  });
+  it('links a route to the overload it annotates, not to every method of that name (dropwizard: six validExample routes)', () => {
+    const rows = ix.db.prepare(`SELECT e.target AS target, d.start_line AS line FROM edges e JOIN symbols d ON d.id = e.dst_id
+      WHERE e.kind = 'registers' AND d.qualified_name = 'ShopResource.add' ORDER BY e.target, d.start_line`).all();
+    expect(rows).toEqual([{ target: 'route:POST /shop/batch', line: 22 }, { target: 'route:POST /shop/items', line: 16 }]);
   });
   it('records the hooks and events fired by name (fires), to be joined with their registrations', () => {
     expect(edgeLines(ix.db, 'fires', { confidence: true })).toEqual([]);

@@ -127,7 +127,7 @@ export function registerContext(program: Command): void {
     .option('--no-recorded-signals', 'leave out the failures `cg signal record` kept from a run')
     .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')}`)
     .option(REPO_FLAG, REPO_HELP)
-    .option('--json', 'print JSON: {summary, relationships, files: [{path, form, places, text}], tokens_used, ...}')
+    .option('--json', 'print JSON: {summary, relationships, files: [{path, form, places, text}], more_files, tokens_used, ...}')
     .addHelpText('after', examples(['cg context add a retry to the HTTP client', 'cg context "why does login fail" --budget 8000 --json']))
     .action(async (words: string[], opts: TaskOptions) => {
       const { root, db, freshness, task } = await openForTask(words, opts);
@@ -145,6 +145,7 @@ export function renderContext(r: ContextBundle): string {
   const out = [`# ${r.summary}`];
   if (r.relationships.length) out.push('', '## Relations', ...r.relationships.map((x) => `- ${x}`));
   for (const f of r.files) out.push('', `## ${f.path} (${f.form})`, f.text);
+  if (r.more_files.length) out.push('', `more files, ranked but unlikely to need a change: ${r.more_files.join(', ')}`);
   out.push('', `${r.tokens_used}/${r.token_budget} tokens${r.truncated ? `; ${truncationNote(r.truncated_by, '--budget', MAX_FILES)}` : ''}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');

@@ -5,6 +5,7 @@ import { emit, groupDigits, formatAge, formatCounts, plural } from '../output.js
 import { openIndexRecovering } from '../repo.js';
 import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, usageError, type RepoOptions } from '../args.js';
 import { readConfig } from '../../config/config.js';
+import { maxOf } from '../../arrays.js';
 
 export function registerStatus(program: Command): void {
   program
@@ -37,7 +38,7 @@ export function registerStatus(program: Command): void {
 
 function renderFiles(which: FileList, files: ListedFile[]): string {
   if (!files.length) return which === 'partial' ? 'No file has syntax errors.' : 'Nothing was skipped.';
-  const width = Math.min(60, Math.max(...files.map((f) => f.path.length + (f.isDir ? 1 : 0))));
+  const width = Math.min(60, maxOf(files.map((f) => f.path.length + (f.isDir ? 1 : 0))));
   return files.map((f) => `${(f.isDir ? `${f.path}/` : f.path).padEnd(width)}  ${f.reason}${f.detail ? `: ${f.detail}` : ''}`).join('\n');
 }
 

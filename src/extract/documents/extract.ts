@@ -3,6 +3,7 @@ import type { Node as YamlNode } from 'yaml';
 import type { ExtractedSymbol, FileExtract } from '../types.js';
 import { collapse, firstSentence } from '../text.js';
 import type { DocumentFormat } from './formats.js';
+import { appendAll } from '../../arrays.js';
 
 /**
  * Documents as units of the same index as code: each becomes a file row (its language is the format)
@@ -284,7 +285,7 @@ async function pdf(relPath: string, buf: Buffer): Promise<DocumentExtract> {
     units.push({ name: `page ${i + 1}${title ? `: ${collapse(title, 80)}` : ''}`, qualifiedName: `${path.basename(relPath)} p.${i + 1}`, kind: 'section',
       parent: -1, startLine: line, endLine: line + pageLines.length - 1, signature: `page ${i + 1}: ${collapse(title, 120)}`,
       doc: firstSentence(body.slice(0, 2000)) });
-    out.push(...pageLines);
+    appendAll(out, pageLines);
     line += pageLines.length;
   });
   return finish(relPath, 'pdf', out.join('\n'), { units, errors: 0 });

@@ -164,6 +164,7 @@ function bombeBundle(b: ContextBundle, files: number, tokensUsed: number, budget
       symbols_available: b.places_available,
       ...(b.files.length > files || b.truncated ? { truncated: true, truncated_by: b.files.length > files ? 'budget' : b.truncated_by } : {}),
       ...(b.files.length > files ? { omitted_files: b.files.length - files } : {}),
+      ...(b.more_files.length ? { more_files: b.more_files } : {}),
     },
     ...(b.warnings.length ? { warnings: b.warnings } : {}),
   };

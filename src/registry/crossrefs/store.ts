@@ -4,6 +4,7 @@ import type { RegistryDb } from '../db.js';
 import type { Project } from '../projects.js';
 import { findStringSites, scansFile, type StringSite } from './finder.js';
 import { hookMatch, routeMatch, routeSpecificity } from './match.js';
+import { maxOf } from '../../arrays.js';
 
 /** Files larger than this are not read for string literals (bundles, generated tables). */
 const MAX_SCAN_BYTES = 1_000_000;
@@ -123,7 +124,7 @@ function linkProject(db: RegistryDb, projectId: number): number {
   }
   let n = 0;
   for (const list of matches.values()) {
-    const best = Math.max(...list.map((m) => m.closeness));
+    const best = maxOf(list.map((m) => m.closeness));
     const seen = new Set<number>();
     for (const { use, provide, quality, closeness } of list) {
       if (closeness < best || seen.has(provide.id)) continue;
