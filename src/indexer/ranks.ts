@@ -9,10 +9,11 @@ import { GenerationCache } from './generation-cache.js';
  *
  * The rows the graphs come from are kept per file in a RankRows, so a long-running applier (cg watch,
  * the benchmark) reloads only the files an update rewrote instead of reading and rebuilding
- * both graphs from SQLite, and writes only the ranks that changed. The graphs are built from the rows
- * in id order, so the ranks are the same bits whether the rows came from a cold load or from a cached
- * copy patched file by file (test/warm-update.test.ts), and the iteration starts from the uniform vector
- * either way, as a full build's does.
+ * both graphs from SQLite, and writes only the ranks that changed (an update: that moved by more than
+ * RANK_TOLERANCE). The graphs are built from the rows in id order, so the computed ranks are the same
+ * bits whether the rows came from a cold load or from a cached copy patched file by file
+ * (test/warm-update.test.ts), and the iteration starts from the uniform vector either way, as a full
+ * build's does.
  */
 
 /** The graph rows of one file: its symbols, and the call and import edges written in it. */
@@ -24,7 +25,7 @@ export interface FileRows {
   edges: number[];
 }
 
-/** Everything the rank graphs are made of, and the ranks last written, as they stand in one generation. */
+/** Everything the rank graphs are made of, and the ranks the tables hold, as they stand in one generation. */
 export interface RankRows {
   files: Map<number, FileRows>;
   symbolRanks: Map<number, number>;
