@@ -109,7 +109,7 @@ describe('document units', () => {
       const abs = path.join(root, '.codegraph', f);
       if (fs.statSync(abs).isFile()) expect(fs.readFileSync(abs).includes(ENV_SECRET), f).toBe(false);
     }
-    expect(db.prepare("SELECT COUNT(*) FROM file_terms WHERE term LIKE '%zq9xv%' OR term LIKE '%debug%'").pluck().get()).toBe(0);
+    expect(db.prepare("SELECT COUNT(*) FROM terms WHERE term LIKE '%zq9xv%' OR term LIKE '%debug%'").pluck().get()).toBe(0);
     const q = await runQuery(db, root, { text: 'stripe webhook secret', snippets: true, filterType: 'documents' });
     expect(q.files[0]).toMatchObject({ path: '.env', symbol: 'STRIPE_WEBHOOK_SECRET' });
     expect(JSON.stringify(q)).not.toContain(ENV_SECRET);

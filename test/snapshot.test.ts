@@ -405,7 +405,8 @@ describe('a snapshot is untrusted input', () => {
     // Rows of shop/util.py and everything that points at them, removed consistently (the full-text rows too).
     const dropFile = (p: string) => `
       -- drop ${p}
-      DELETE FROM unit_terms WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
+      -- the postings' blobs cannot be edited in SQL: they all go (src/store/postings.ts)
+      DELETE FROM unit_terms; DELETE FROM file_terms; DELETE FROM unit_postings; DELETE FROM file_postings; DELETE FROM terms;
       DELETE FROM symbol_embeddings WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
       DELETE FROM edges WHERE src_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
         OR dst_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
@@ -413,7 +414,6 @@ describe('a snapshot is untrusted input', () => {
       DELETE FROM refs WHERE symbol_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'))
         OR file_id = (SELECT id FROM files WHERE path = '${p}');
       DELETE FROM imports WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
-      DELETE FROM file_terms WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
       UPDATE symbols SET parent_id = NULL WHERE parent_id IN (SELECT id FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}'));
       DELETE FROM symbols WHERE file_id = (SELECT id FROM files WHERE path = '${p}');
       DELETE FROM files WHERE path = '${p}';`;
@@ -429,6 +429,8 @@ describe('a snapshot is untrusted input', () => {
         /has no row for 2 source file\(s\) of that commit \(shop\/models\.py, shop\/util\.py\): rows were deleted/],
       ['dangling key', 'UPDATE symbols SET file_id = 999999 WHERE id = (SELECT MAX(id) FROM symbols)', 'reference',
         /has 1 symbols row\(s\) whose file_id names no row of files \(a dangling key\)/],
+      ['damaged postings', "UPDATE unit_postings SET docs = CAST(docs || X'80' AS BLOB) WHERE term_id = (SELECT MIN(term_id) FROM unit_postings)", 'reference',
+        /has postings that do not hold together: A postings row ends inside a number/],
       ['trigger', 'CREATE TRIGGER wipe AFTER INSERT ON meta BEGIN DELETE FROM symbols; END', 'schema', /has a trigger named wipe/],
       ['view', 'CREATE VIEW all_files AS SELECT path FROM files', 'schema', /has a view named all_files/],
       ['extra table', 'CREATE TABLE payload (x)', 'schema', /has a table named payload/],

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { currentDbPath } from '../src/store/db.js';
+import { currentDbPath, readMeta } from '../src/store/db.js';
 import { copyFixture, holdWriterLock, makeRepo, runCg } from './helpers.js';
 
 describe('index lifecycle', () => {
@@ -34,6 +34,26 @@ describe('index lifecycle', () => {
     expect(runCg(['status', '--json'], dir).code).toBe(0);
     fs.rmSync(path.dirname(currentDbPath(dir)!), { recursive: true });
     expect(runCg(['status', '--json'], dir).json.error.code).toBe('index_corrupt');
+  });
+
+  it('a rebuild that drops most of the embedding cache it carried over leaves no free pages behind', () => {
+    const dir = makeRepo({ 'a.py': 'def f():\n    pass\n' });
+    expect(runCg(['index', '-q'], dir).code).toBe(0);
+    const db = new Database(currentDbPath(dir)!);
+    const model = readMeta(db).vectors_model;
+    const stale = db.prepare('INSERT INTO embeddings (model, text_hash, dims, vector) VALUES (?, ?, 100, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < 3000; i++) stale.run(model, `stale-${i}`, Buffer.alloc(400));
+    })();
+    db.close();
+    expect(runCg(['index', '--full', '-q'], dir).code).toBe(0);
+    const rebuilt = new Database(currentDbPath(dir)!, { readonly: true });
+    try {
+      expect(rebuilt.prepare("SELECT COUNT(*) FROM embeddings WHERE text_hash LIKE 'stale-%'").pluck().get()).toBe(0);
+      expect(rebuilt.pragma('freelist_count', { simple: true })).toBe(0);
+    } finally {
+      rebuilt.close();
+    }
   });
 
   it('keeps at most the live build and the one before it', () => {

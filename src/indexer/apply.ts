@@ -401,6 +401,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       nextFileId += ext.added.length;
       appendAll(changedIds, ext.added);
     }
+    writer.flushPostings();
     lap('write');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const paths = db.prepare('SELECT path FROM files').pluck().all() as string[];

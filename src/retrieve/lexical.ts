@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { poolCondition, type Pool } from '../extract/documents/formats.js';
+import { postingsOf, type PostingsCollection } from '../store/postings.js';
 
 /**
  * Okapi BM25 over the postings written at index time (src/retrieve/terms.ts). SQLite returns the
@@ -14,22 +15,19 @@ export interface Bm25Params {
 export const FILE_BM25: Bm25Params = { k1: 0.9, b: 0.4 };
 export const UNIT_BM25: Bm25Params = { k1: 0.9, b: 0.4 };
 
-/** One document collection: its postings table, the key column, and where document lengths live. */
+/** One document collection: where its documents' lengths live (its postings: src/store/postings.ts). */
 interface Collection {
-  postings: string;
-  key: string;
-  /** SQL that yields (key, length) for the documents in the pool, joined to the postings by key. */
+  /** SQL that yields (key, length) for the documents in the pool. */
   docs: string;
 }
 
 const COLLECTIONS = {
-  files: { postings: 'file_terms', key: 'file_id', docs: 'SELECT f.id AS k, f.tokens AS len FROM files f WHERE f.is_test = 0' },
+  files: { docs: 'SELECT f.id AS k, f.tokens AS len FROM files f WHERE f.is_test = 0' },
   units: {
-    postings: 'unit_terms', key: 'symbol_id',
     docs: `SELECT s.id AS k, s.tokens AS len FROM symbols s JOIN files f ON f.id = s.file_id
       WHERE f.is_test = 0 AND s.kind IN ('function', 'method', 'section', 'key')`,
   },
-} satisfies Record<string, Collection>;
+} satisfies Record<PostingsCollection, Collection>;
 
 export type CollectionName = keyof typeof COLLECTIONS;
 
@@ -51,14 +49,23 @@ export function bm25(db: Database.Database, name: CollectionName, query: Map<str
   stats?: TermStats): Map<number, number> {
   const base: Collection = COLLECTIONS[name];
   const c: Collection = { ...base, docs: base.docs + poolCondition('f.language', pool) };
-  const terms = JSON.stringify([...query.keys()]);
   const [n, avg] = db.prepare(`SELECT COUNT(*), AVG(len) FROM (${c.docs})`).raw().get() as [number, number | null];
   const scores = new Map<number, number>();
   if (!n || !query.size) return scores;
-  const rows = db.prepare(`SELECT p.term, p.${c.key}, p.tf, d.len FROM ${c.postings} p JOIN (${c.docs}) d ON d.k = p.${c.key}
-    WHERE p.term IN (SELECT value FROM json_each(?))`).raw().all(terms) as [string, number, number, number][];
+  // The query terms' postings (terms in order, documents ascending) of the documents in the pool, with their lengths.
+  const lengths = new Map(db.prepare(c.docs).raw().all() as [number, number][]);
+  const rows: [string, number, number, number][] = [];
   const df = new Map<string, number>();
-  for (const [t] of rows) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const [t, docs] of postingsOf(db, name, query.keys())) {
+    for (let i = 0; i < docs.length; i += 2) {
+      const key = docs[i];
+      const tf = docs[i + 1];
+      const len = lengths.get(key);
+      if (len === undefined) continue;
+      rows.push([t, key, tf, len]);
+      df.set(t, (df.get(t) ?? 0) + 1);
+    }
+  }
   const avgLen = avg || 1;
   for (const [t, key, tf, len] of rows) {
     const d = df.get(t)!;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { prepared } from '../store/queries.js';
+import { postingsOf } from '../store/postings.js';
 import { pathText } from './terms.js';
 import { tokenize } from './tokenize.js';
 
@@ -40,10 +41,17 @@ export function enclosingFunctions(db: Database.Database, ids: Iterable<number>)
 export function matchOnTheirOwn(db: Database.Database, nested: number[], query: Map<string, number>): Set<number> {
   const own = new Set<number>();
   if (!nested.length || !query.size) return own;
-  const rows = prepared(db, `SELECT u.symbol_id, u.term, u.tf, s.name, s.qualified_name, f.path FROM unit_terms u
-      JOIN symbols s ON s.id = u.symbol_id JOIN files f ON f.id = s.file_id
-      WHERE u.symbol_id IN (SELECT value FROM json_each(?)) AND u.term IN (SELECT value FROM json_each(?))`)
-    .raw().all(JSON.stringify(nested), JSON.stringify([...query.keys()])) as [number, string, number, string, string, string][];
+  const wanted = new Set(nested);
+  const names = prepared(db, 'SELECT s.name, s.qualified_name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?');
+  const rows: [number, string, number, string, string, string][] = [];
+  for (const [term, docs] of postingsOf(db, 'units', query.keys())) {
+    for (let i = 0; i < docs.length; i += 2) {
+      const id = docs[i];
+      const tf = docs[i + 1];
+      const row = wanted.has(id) ? names.raw().get(id) as [string, string, string] | undefined : undefined;
+      if (row) rows.push([id, term, tf, ...row]);
+    }
+  }
   const tally = (terms: string[]) => {
     const m = new Map<string, number>();
     for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1);

@@ -3,6 +3,7 @@ import { CgError } from '../errors.js';
 import { Allowlist } from './allowlist.js';
 import { repoPolicy } from './read.js';
 import { scanSecrets } from './scan.js';
+import { documentTerms } from '../store/postings.js';
 
 /** No rule finds a secret shorter than this (credential-assignment's 6 characters). */
 const MIN_SECRET = 6;
@@ -35,6 +36,8 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
     if (has('symbols')) {
       for (const [id, f] of db.prepare('SELECT id, file_id FROM symbols').raw().all() as [number, number][]) symbolFile.set(id, paths.get(f) ?? '');
     }
+    // A search term is stored once (src/store/postings.ts): it belongs to every file that holds it.
+    const termPaths = has('terms') ? termOwners(db, paths, symbolFile) : new Map<string, Set<string>>();
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'
       AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts_%' ORDER BY name`).pluck().all() as string[];
     const out: StoredSecret[] = [];
@@ -42,12 +45,13 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
       const cols = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
       const owner = cols.includes('file_id') ? 'file_id' : cols.includes('path') ? 'path' : cols.includes('symbol_id') ? 'symbol_id' : null;
       for (const row of db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`).iterate() as Iterable<Record<string, unknown>>) {
-        const p = owner === 'file_id' ? paths.get(row.file_id as number) ?? '' : owner === 'path' ? String(row.path)
-          : owner === 'symbol_id' ? symbolFile.get(row.symbol_id as number) ?? '' : '';
+        const owners = table === 'terms' ? [...termPaths.get(String(row.term)) ?? ['']]
+          : [owner === 'file_id' ? paths.get(row.file_id as number) ?? '' : owner === 'path' ? String(row.path)
+            : owner === 'symbol_id' ? symbolFile.get(row.symbol_id as number) ?? '' : ''];
         // Each value on its own, as it was stored: joined values could read as `name: value` pairs no file held.
         for (const v of Object.values(row)) {
           if (typeof v !== 'string' || v.length < MIN_SECRET) continue;
-          for (const f of scanSecrets(p, v, allow)) out.push({ table, path: p, rule: f.rule, fingerprint: f.fingerprint });
+          for (const p of owners) for (const f of scanSecrets(p, v, allow)) out.push({ table, path: p, rule: f.rule, fingerprint: f.fingerprint });
         }
       }
     }
@@ -55,6 +59,23 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
   } finally {
     db.close();
   }
+}
+
+/** Each search term → the paths of the files (and of the units' files) that hold it; none when the postings do not decode. */
+function termOwners(db: Database.Database, paths: Map<number, string>, symbolFile: Map<number, string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  try {
+    for (const [c, pathOf] of [['files', paths], ['units', symbolFile]] as const) {
+      for (const [doc, terms] of documentTerms(db, c)) {
+        const p = pathOf.get(doc) ?? '';
+        for (const [t] of terms) (out.get(t) ?? out.set(t, new Set()).get(t)!).add(p);
+      }
+    }
+  } catch {
+    // Damaged postings (the database check refuses those): every term is scanned under no path.
+    out.clear();
+  }
+  return out;
 }
 
 /**

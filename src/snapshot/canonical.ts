@@ -9,6 +9,7 @@ import { fileHistory } from '../repo/git.js';
 import { boilerplateMeta } from '../retrieve/boilerplate.js';
 import { refreshRanks } from '../indexer/ranks.js';
 import { storedVectors } from '../vectors/cache.js';
+import { documentTerms } from '../store/postings.js';
 import { VectorStore } from '../vectors/store.js';
 import type { VectorQuantization } from '../config/config.js';
 
@@ -48,7 +49,7 @@ export const ID_COLUMNS: Record<string, Record<string, 'f' | 's' | 'renumber'>> 
   imports: { id: 'renumber', file_id: 'f' },
   refs: { id: 'renumber', file_id: 'f', symbol_id: 's' },
   edges: { src_id: 's', dst_id: 's', file_id: 'f' },
-  file_terms: { file_id: 'f' },
+  file_terms: { file_id: 'f' }, // postings: copied by copyPostings, which maps the ids inside their blobs too
   unit_terms: { symbol_id: 's' },
   symbol_embeddings: { symbol_id: 's' },
   external_modules: { file_id: 'f' },
@@ -92,6 +93,7 @@ export async function writeCanonicalIndex(root: string, liveDb: string, staging:
     const out = { ...normalisedMeta(srcMeta, check(srcMeta)), ...boilerplateMeta(root, srcMeta.indexed_commit) };
     db.transaction(() => {
       copyTables(db, srcMeta);
+      copyPostings(db);
       regenerateFts(db);
     })();
     createIndexes(db);
@@ -173,6 +175,7 @@ function copyTables(db: Database.Database, meta: Meta): void {
   const tables = db.prepare(`SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
     AND name NOT LIKE 'symbol_fts%' ORDER BY name`).pluck().all() as string[];
   for (const t of tables) {
+    if (POSTINGS_TABLES.has(t)) continue;
     const cols = columnsOf(db, 'main', t);
     const srcCols = new Set(columnsOf(db, 'src', t));
     const missing = cols.filter((c) => !srcCols.has(c));
@@ -200,6 +203,24 @@ function copyTables(db: Database.Database, meta: Meta): void {
     const order = 'id' in ids && ids.id === 'renumber' ? `${expr('file_id')}, t.id` : kept.map((_, i) => String(i + 1)).join(', ');
     db.exec(`INSERT INTO main.${t} (${kept.map((c) => `"${c}"`).join(', ')}) SELECT ${select} FROM src.${t} t ORDER BY ${order}`);
   }
+}
+
+/** The postings' tables hold ids inside their blobs: copyPostings rewrites them. */
+const POSTINGS_TABLES = new Set(['terms', 'file_postings', 'unit_postings', 'file_terms', 'unit_terms']);
+
+/**
+ * The postings read from the source and written afresh with file and symbol ids mapped, in id order:
+ * term ids follow the terms' order, as in a full build, whatever updates the source went through.
+ */
+function copyPostings(db: Database.Database): void {
+  const writer = new IndexWriter(db);
+  for (const [c, map] of [['files', 'f'], ['units', 's']] as const) {
+    const ids = new Map(db.prepare(`SELECT old, new FROM temp.${map}map`).raw().all() as [number, number][]);
+    for (const [doc, terms] of documentTerms(db, c, 'src').map(([d, t]) => [ids.get(d) ?? d, t] as const).sort((a, b) => a[0] - b[0])) {
+      writer.addPostings(c, doc, terms);
+    }
+  }
+  writer.flushPostings();
 }
 
 /**

@@ -7,6 +7,7 @@ import { createIndexes, createTables, SCHEMA_VERSION } from '../store/schema.js'
 import { ID_COLUMNS } from './canonical.js';
 import type { Manifest } from './manifest.js';
 import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
+import { postingsProblem } from '../store/postings.js';
 
 /**
  * The database inside a snapshot is untrusted input: its checksums prove only that it arrived as it
@@ -24,7 +25,8 @@ import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
  *    `.git` or `.codegraph`);
  *  - every id column points at an existing row (the schema declares no foreign keys, so `PRAGMA
  *    foreign_key_check` would check nothing: each column in canonical.ts's table of id columns is
- *    checked instead), the full-text rows are exactly the symbols', every stored vector has its
+ *    checked instead), the postings decode and their two directions agree (src/store/postings.ts), the
+ *    full-text rows are exactly the symbols', every stored vector has its
  *    declared length;
  *  - the row counts are the manifest's.
  * Each failure names its reason (`details.reason`: schema, database, meta, path, reference, counts).
@@ -149,6 +151,10 @@ function firstDangling(db: Database.Database, meta: Meta): string | null {
       const n = count(db, `SELECT COUNT(*) FROM ${table} WHERE ${column} NOT IN (SELECT id FROM ${target[kind]})`);
       if (n) return `has ${n} ${table} row(s) whose ${column} names no row of ${target[kind]} (a dangling key)`;
     }
+  }
+  for (const c of ['files', 'units'] as const) {
+    const problem = postingsProblem(db, c);
+    if (problem) return `has postings that do not hold together: ${problem}`;
   }
   // The symbols the writer gives a full-text row (store/writer.ts): not modules or endpoints, not of external files.
   const withText = `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.${FULL_TEXT_KINDS_SQL} AND f.external = 0`;

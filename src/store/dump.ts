@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { documentTerms, postingsProblem, type PostingsCollection } from './postings.js';
 
 /**
  * The index's content without its internal ids: every row keyed by paths and qualified names, sorted.
@@ -16,6 +17,8 @@ export interface IndexDump {
   /** Search postings: per file and per function (src/retrieve/terms.ts), with their token counts. */
   fileTerms: unknown[][];
   unitTerms: unknown[][];
+  /** Null per collection when its two directions (term → documents, document → terms) hold the same postings. */
+  postingsProblems: (string | null)[];
   /** The contentless full-text table cannot be read back: its per-row token counts and its totals stand in for it. */
   ftsSizes: unknown[][];
   ftsTotals: unknown[][];
@@ -44,13 +47,25 @@ export function dumpIndex(db: Database.Database): IndexDump {
       LEFT JOIN symbols d ON d.id = e.dst_id LEFT JOIN files df ON df.id = d.file_id JOIN files f ON f.id = e.file_id`)),
     skipped: sorted(rows('SELECT path, reason, detail, language, hash FROM skipped WHERE is_dir = 0')),
     secrets: sorted(rows('SELECT path, rule, line, fingerprint FROM secret_findings')),
-    fileTerms: sorted(rows(`SELECT f.path, f.tokens, t.term, t.tf FROM file_terms t JOIN files f ON f.id = t.file_id`)),
-    unitTerms: sorted(rows(`SELECT ${key('s', 'f')}, s.tokens, u.term, u.tf FROM unit_terms u
-      JOIN symbols s ON s.id = u.symbol_id JOIN files f ON f.id = s.file_id`)),
+    fileTerms: sorted(postingRows(db, 'files', 'SELECT f.path, f.tokens FROM files f WHERE f.id = ?')),
+    unitTerms: sorted(postingRows(db, 'units', `SELECT ${key('s', 'f')}, s.tokens FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?`)),
+    // Both directions of the postings must agree: a term's documents are the documents that hold the term.
+    postingsProblems: [postingsProblem(db, 'files'), postingsProblem(db, 'units')],
     ftsSizes: sorted(rows(`SELECT ${key('s', 'f')}, hex(d.sz) FROM symbol_fts_docsize d
       LEFT JOIN symbols s ON s.id = d.id LEFT JOIN files f ON f.id = s.file_id`)),
     ftsTotals: [ftsTotals(db)],
   };
+}
+
+/** A collection's postings as rows: the document's columns (by `docSql`), then term and tf. */
+function postingRows(db: Database.Database, c: PostingsCollection, docSql: string): unknown[][] {
+  const doc = db.prepare(docSql).raw();
+  const out: unknown[][] = [];
+  for (const [id, terms] of documentTerms(db, c)) {
+    const cols = (doc.get(id) as unknown[] | undefined) ?? [null, null];
+    for (const [term, tf] of terms) out.push([...cols, term, tf]);
+  }
+  return out;
 }
 
 /**

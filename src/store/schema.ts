@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 const DDL = `
 CREATE TABLE meta (
@@ -109,10 +109,13 @@ CREATE TABLE refs (
   detail        TEXT               -- register, fire: JSON {target: 'kind:name', handler?, literal?}; read, write: {what} (schema 10)
 );
 
--- Postings for retrieval (src/retrieve): whole files and function/method units.
--- Plain rowid tables: a full build appends rows and sorts them into indexes once at the end.
-CREATE TABLE file_terms (term TEXT NOT NULL, file_id INTEGER NOT NULL, tf INTEGER NOT NULL);
-CREATE TABLE unit_terms (term TEXT NOT NULL, symbol_id INTEGER NOT NULL, tf INTEGER NOT NULL);
+-- Postings for retrieval (src/retrieve): whole files and function/method units, as varint runs
+-- (src/store/postings.ts, schema 11): per term the documents holding it, per document its terms.
+CREATE TABLE terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+CREATE TABLE file_postings (term_id INTEGER PRIMARY KEY, docs BLOB NOT NULL);
+CREATE TABLE unit_postings (term_id INTEGER PRIMARY KEY, docs BLOB NOT NULL);
+CREATE TABLE file_terms (file_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
+CREATE TABLE unit_terms (symbol_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
 
 -- Full-text search over symbols: split identifiers of names, qualified names, signatures, docs and paths.
 -- Rows are removed with the 'delete' command and their original text (IndexWriter.deleteFts): with
@@ -123,7 +126,7 @@ CREATE VIRTUAL TABLE symbol_fts USING fts5(name, qname, signature, doc, path, co
 -- Vectors by (model, sha256 of the embedded text): an unchanged text is never embedded twice (src/vectors/cache.ts).
 CREATE TABLE IF NOT EXISTS embeddings (
   model     TEXT NOT NULL,      -- modelKey: id, dtype, pooling, normalisation (+ the built-in model's build digest)
-  text_hash TEXT NOT NULL,      -- sha256 hex of embedText(symbol)
+  text_hash TEXT NOT NULL,      -- textHash(embedText(symbol)): 128 bits of its sha256, base64url (schema 11)
   dims      INTEGER NOT NULL,
   vector    BLOB NOT NULL,      -- float32 little-endian, dims * 4 bytes
   PRIMARY KEY (model, text_hash)
@@ -160,10 +163,6 @@ CREATE INDEX IF NOT EXISTS edges_src ON edges(src_id, kind);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_id, kind);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
 CREATE INDEX IF NOT EXISTS edges_target ON edges(target) WHERE target IS NOT NULL;
-CREATE INDEX IF NOT EXISTS file_terms_term ON file_terms(term);
-CREATE INDEX IF NOT EXISTS file_terms_file ON file_terms(file_id);
-CREATE INDEX IF NOT EXISTS unit_terms_term ON unit_terms(term);
-CREATE INDEX IF NOT EXISTS unit_terms_symbol ON unit_terms(symbol_id);
 `;
 
 /** The embedding tables alone, for a database created before them or outside an index (tests, tools). */

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { IndexedOutcome, SkippedOutcome } from '../extract/types.js';
 import { searchText } from '../retrieve/tokenize.js';
 import { registrationTarget } from '../extract/registrations.js';
+import { compareBinary, documentTerms, PostingsWriter, type PostingsCollection } from './postings.js';
 
 export interface EdgeRow {
   src: number;
@@ -60,17 +61,13 @@ const NOTHING_KEPT: KeptTextRows = { units: new Set(), fts: new Set() };
 export class IndexWriter {
   private readonly stmt;
   private readonly touched = { rows: new Set<number>(), edges: new Set<number>() };
+  private readonly postings: PostingsWriter;
 
   constructor(private readonly db: Database.Database) {
+    this.postings = new PostingsWriter(db);
     this.stmt = {
       file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings, tokens, external, package)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      // A file's postings go in as one JSON array per statement: one call into SQLite per file or unit
-      // instead of one per term, which was most of a full build's time in the writer.
-      fileTerms: db.prepare(`INSERT INTO file_terms (term, file_id, tf)
-        SELECT value ->> 0, ?, value ->> 1 FROM json_each(?)`),
-      unitTerms: db.prepare(`INSERT INTO unit_terms (term, symbol_id, tf)
-        SELECT value ->> 0, ?, value ->> 1 FROM json_each(?)`),
       unitTokens: db.prepare('UPDATE symbols SET tokens = ? WHERE id = ?'),
       fts: db.prepare('INSERT INTO symbol_fts (rowid, name, qname, signature, doc, path) VALUES (?, ?, ?, ?, ?, ?)'),
       symbol: db.prepare(`INSERT INTO symbols (id, file_id, parent_id, name, qualified_name, kind, start_line, end_line,
@@ -149,10 +146,10 @@ export class IndexWriter {
   /** Postings and full-text rows of a file (see src/retrieve/terms.ts). */
   private addTerms(x: IndexedOutcome['extract'], fileId: number, id: (i: number) => number, kept: KeptTextRows = NOTHING_KEPT): void {
     if (!x.terms) return;
-    if (x.terms.file.terms.length) this.stmt.fileTerms.run(fileId, JSON.stringify(x.terms.file.terms));
+    this.postings.add('files', fileId, x.terms.file.terms);
     for (const u of x.terms.units) {
       const sid = id(u.symbol);
-      if (u.counts.terms.length && !kept.units.has(sid)) this.stmt.unitTerms.run(sid, JSON.stringify(u.counts.terms));
+      if (!kept.units.has(sid)) this.postings.add('units', sid, u.counts.terms);
       this.stmt.unitTokens.run(u.counts.tokens, sid);
     }
     const pathWords = ftsPathWords(x.path);
@@ -175,19 +172,11 @@ export class IndexWriter {
     const kept: KeptTextRows = { units: new Set(), fts: new Set() };
     // Postings: the old rows of each symbol against the new list, both in term order (a snapshot's
     // canonical copy stores rows in another order than they were written).
-    const byTerm = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+    const byTerm = (a: [string, number], b: [string, number]) => compareBinary(a[0], b[0]);
     const fresh = new Map((x.terms?.units ?? []).map((u) => [id(u.symbol), JSON.stringify([...u.counts.terms].sort(byTerm))]));
-    const old = new Map<number, [string, number][]>();
-    for (const [sid, term, tf] of this.db.prepare('SELECT symbol_id, term, tf FROM unit_terms WHERE symbol_id >= ? AND symbol_id < ? ORDER BY term')
-      .raw().all(base, base + SYMBOLS_PER_FILE) as [number, string, number][]) {
-      const list = old.get(sid);
-      if (list) list.push([term, tf]);
-      else old.set(sid, [[term, tf]]);
-    }
-    const dropUnit = this.db.prepare('DELETE FROM unit_terms WHERE symbol_id = ?');
-    for (const [sid, rows] of old) {
-      if (fresh.get(sid) === JSON.stringify(rows)) kept.units.add(sid);
-      else dropUnit.run(sid);
+    for (const [sid, rows] of documentTerms(this.db, 'units', 'main', [base, base + SYMBOLS_PER_FILE])) {
+      if (fresh.get(sid) === JSON.stringify(rows.sort(byTerm))) kept.units.add(sid);
+      else this.postings.remove('units', sid);
     }
     // Full-text rows: the old text (rebuilt from the old symbol rows) against the new.
     const pathWords = ftsPathWords(x.path);
@@ -208,14 +197,15 @@ export class IndexWriter {
   removeFile(fileId: number, path: string): void {
     const first = symbolIdBase(fileId);
     this.deleteFts(fileId);
-    this.db.prepare('DELETE FROM unit_terms WHERE symbol_id >= ? AND symbol_id < ?').run(first, first + SYMBOLS_PER_FILE);
+    this.postings.remove('units', first, first + SYMBOLS_PER_FILE);
     this.removeRows(fileId, path);
   }
 
   /** The file's rows but its postings and full-text rows (removeFile and replaceFile deal with those). */
   private removeRows(fileId: number, path: string): void {
     this.touched.rows.add(fileId);
-    for (const table of ['symbols', 'refs', 'imports', 'edges', 'file_terms', 'external_modules']) {
+    this.postings.remove('files', fileId);
+    for (const table of ['symbols', 'refs', 'imports', 'edges', 'external_modules']) {
       this.db.prepare(`DELETE FROM ${table} WHERE file_id = ?`).run(fileId);
     }
     this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId);
@@ -296,6 +286,19 @@ export class IndexWriter {
       for (const e of byFile.get(f) ?? []) this.stmt.edge.run(e.src, e.dst, e.kind, e.confidence, e.line, e.fileId, e.target);
       this.touched.edges.add(f);
     }
+  }
+
+  /**
+   * Writes the postings that addFile, replaceFile and removeFile buffered (src/store/postings.ts):
+   * call it before the transaction that holds those changes commits.
+   */
+  flushPostings(): void {
+    this.postings.flush();
+  }
+
+  /** A document's postings as they are (a snapshot's canonical copy moves them to new ids). */
+  addPostings(c: PostingsCollection, doc: number, terms: [string, number][]): void {
+    this.postings.add(c, doc, terms);
   }
 
   addEdges(edges: EdgeRow[]): void {

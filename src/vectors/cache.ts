@@ -92,7 +92,8 @@ async function embedMissing(u: EmbeddingUpdate, missing: Map<string, { text: str
 export function saveEmbeddings(db: Database.Database, u: EmbeddingUpdate): void {
   const cache = db.prepare('INSERT OR REPLACE INTO embeddings(model, text_hash, dims, vector) VALUES (?, ?, ?, ?)');
   const link = db.prepare('INSERT OR REPLACE INTO symbol_embeddings(symbol_id, text_hash) VALUES (?, ?)');
-  for (const [hash, v] of u.computed) cache.run(u.model, hash, v.length, toBlob(v));
+  // In key order: rows added in a full build then fill their pages (in hash order, a page split leaves half of one empty).
+  for (const [hash, v] of [...u.computed].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) cache.run(u.model, hash, v.length, toBlob(v));
   for (const [id, hash] of u.hashes) link.run(id, hash);
 }
 

@@ -2,7 +2,7 @@
  * What is embedded for a symbol, and its cache key.
  *
  *   embedText({qualifiedName, name, signature, doc, mutates})   -> short text (PRD: signature + first doc sentence + mutates)
- *   textHash(text)                                              -> sha256 hex of the text
+ *   textHash(text)                                              -> 128 bits of the text's sha256, base64url
  *
  * Short on purpose: identifiers and a sentence carry the meaning a query matches; bodies would drown
  * them (a static model averages every word) and cost transformer models time. The enclosing name is
@@ -32,8 +32,12 @@ export function embedText(s: EmbedTextInput): string {
   return lines.join('\n');
 }
 
+/**
+ * The key of a text's cached vector: the first 128 bits of its SHA-256, base64url (22 characters; the
+ * 64 of a whole hex digest, stored twice per symbol, were 1.2 MB of Django's index).
+ */
 export function textHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return createHash('sha256').update(text, 'utf8').digest().subarray(0, 16).toString('base64url');
 }
 
 function container(s: EmbedTextInput): string {

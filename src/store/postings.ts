@@ -1,0 +1,337 @@
+import type Database from 'better-sqlite3';
+import { prepared } from './queries.js';
+
+/**
+ * Search postings (src/retrieve/terms.ts), stored compactly (schema 11). Rows of (term, id, tf) with an
+ * index by term and one by id took 50 bytes a posting (18 MB of Django's 39 MB index); here each term
+ * is one row of the dictionary `terms`, and each collection has
+ *   - `<c>_postings` (term_id → the documents holding the term, ascending, with their term frequency) for queries, and
+ *   - `<c>_terms` (document → its term ids and frequencies) so that an update can remove a document's postings;
+ * both as runs of unsigned varints (delta from the previous id, then tf): 2–4 bytes a posting.
+ * Additions and removals are buffered by PostingsWriter and written per term by flush(): a full build
+ * writes each term's row once.
+ */
+
+export type PostingsCollection = 'files' | 'units';
+
+const TABLES: Record<PostingsCollection, { postings: string; forward: string; key: string }> = {
+  files: { postings: 'file_postings', forward: 'file_terms', key: 'file_id' },
+  units: { postings: 'unit_postings', forward: 'unit_terms', key: 'symbol_id' },
+};
+
+/**
+ * Pairs are flat, [id, tf, id, tf, …] with ids ascending: an update's process runs this code cold, and
+ * an array per pair was most of its cost. Stored as varints of the id's delta (from `base` for the
+ * first) and the tf.
+ */
+export function encodePairs(pairs: ArrayLike<number>, base = 0): Buffer {
+  // At most 8 bytes for an id below 2^53, 5 for a tf.
+  const out = Buffer.allocUnsafe(Math.ceil(pairs.length / 2) * 13);
+  let n = 0;
+  let last = base;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const id = pairs[i];
+    n = writeVarint(out, n, id - last);
+    n = writeVarint(out, n, pairs[i + 1]);
+    last = id;
+  }
+  return Buffer.from(out.subarray(0, n));
+}
+
+/** Writes v at out[n…] and returns the offset after it. */
+function writeVarint(out: Uint8Array, n: number, v: number): number {
+  while (v > 0x7fffffff) {
+    out[n++] = (v % 128) + 128;
+    v = Math.floor(v / 128);
+  }
+  while (v >= 128) {
+    out[n++] = (v & 127) | 128;
+    v >>>= 7;
+  }
+  out[n++] = v;
+  return n;
+}
+
+const TRUNCATED = 'A postings row ends inside a number: the index is damaged (run `cg index --full`)';
+
+/** Reads a run's varints one by one; a run cut short is a damaged row (a snapshot's database is untrusted input). */
+class Reader {
+  at = 0;
+  constructor(readonly buf: Uint8Array) {}
+
+  get done(): boolean {
+    return this.at >= this.buf.length;
+  }
+
+  next(): number {
+    const buf = this.buf;
+    if (this.at >= buf.length) throw new Error(TRUNCATED);
+    let b = buf[this.at++];
+    let v = b & 127;
+    for (let scale = 128; b >= 128; scale *= 128) {
+      if (this.at >= buf.length) throw new Error(TRUNCATED);
+      b = buf[this.at++];
+      v += (b & 127) * scale;
+    }
+    return v;
+  }
+}
+
+/** The flat pairs of a run (see encodePairs). */
+export function decodePairs(buf: Uint8Array): Float64Array {
+  let numbers = 0;
+  for (let i = 0; i < buf.length; i++) if (buf[i] < 128) numbers++;
+  const out = new Float64Array(numbers - (numbers % 2));
+  const r = new Reader(buf);
+  let id = 0;
+  for (let n = 0; !r.done;) {
+    id += r.next();
+    out[n++] = id;
+    out[n++] = r.next();
+  }
+  return out;
+}
+
+/**
+ * A run with its pairs of ids in [lo, hi] replaced by `edit(those pairs)` (flat, ids ascending, within
+ * [lo, hi]). The pairs before and after are copied as bytes, not decoded: an update changes one file's
+ * documents, whose ids are adjacent, in runs of common terms that hold thousands.
+ */
+export function spliceRun(buf: Uint8Array, lo: number, hi: number, edit: (pairs: number[]) => number[]): Buffer {
+  const r = new Reader(buf);
+  let id = 0;
+  let start = -1; // where the pairs from lo on begin, and the id before them
+  let before = 0;
+  let after = -1; // the first id past hi, and where its tf begins
+  let tail = buf.length;
+  const inside: number[] = [];
+  while (!r.done) {
+    const at = r.at;
+    const prev = id;
+    id += r.next();
+    if (id >= lo && start < 0) {
+      start = at;
+      before = prev;
+    }
+    if (id > hi) {
+      after = id;
+      tail = r.at;
+      break;
+    }
+    const tf = r.next();
+    if (id >= lo) inside.push(id, tf);
+  }
+  if (start < 0) {
+    start = buf.length;
+    before = id;
+  }
+  const edited = edit(inside);
+  const last = edited.length ? edited[edited.length - 2] : before;
+  const parts = [buf.subarray(0, start), encodePairs(edited, before)];
+  // The first pair after the range keeps its bytes but its delta, which now counts from the range's last id.
+  if (after >= 0) {
+    const delta = new Uint8Array(8);
+    parts.push(delta.subarray(0, writeVarint(delta, 0, after - last)), buf.subarray(tail));
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * The postings of the given terms in a collection, in term order (SQLite's BINARY order, as the rows
+ * used to come): [term, flat (doc, tf) pairs, docs ascending][].
+ */
+export function postingsOf(db: Database.Database, c: PostingsCollection, terms: Iterable<string>): [string, Float64Array][] {
+  const rows = prepared(db, `SELECT t.term, p.docs FROM terms t JOIN ${TABLES[c].postings} p ON p.term_id = t.id
+    WHERE t.term IN (SELECT value FROM json_each(?)) ORDER BY t.term`).raw().all(JSON.stringify([...terms])) as [string, Buffer][];
+  return rows.map(([t, docs]) => [t, decodePairs(docs)]);
+}
+
+/**
+ * Every document's terms in a collection, `schema` being 'main' or an attached copy: [doc, [term, tf][]],
+ * docs ascending, terms in dictionary order.
+ */
+export function documentTerms(db: Database.Database, c: PostingsCollection, schema = 'main', range?: [number, number]):
+  [number, [string, number][]][] {
+  const { forward, key } = TABLES[c];
+  const where = range ? ` WHERE ${key} >= ? AND ${key} < ?` : '';
+  const rows = (db.prepare(`SELECT ${key}, terms FROM ${schema}.${forward}${where} ORDER BY ${key}`).raw().all(...(range ?? [])) as [number, Buffer][])
+    .map(([doc, blob]) => [doc, decodePairs(blob)] as const);
+  const ids = new Set<number>();
+  for (const [, pairs] of rows) for (let i = 0; i < pairs.length; i += 2) ids.add(pairs[i]);
+  const names = new Map(db.prepare(`SELECT id, term FROM ${schema}.terms WHERE id IN (SELECT value FROM json_each(?))`).raw()
+    .all(JSON.stringify([...ids])) as [number, string][]);
+  return rows.map(([doc, pairs]) => {
+    const terms: [string, number][] = [];
+    for (let i = 0; i < pairs.length; i += 2) terms.push([names.get(pairs[i])!, pairs[i + 1]]);
+    return [doc, terms];
+  });
+}
+
+interface Pending {
+  /** Documents whose postings go (their forward rows are read when they are removed). */
+  removed: Set<number>;
+  /** doc → its new terms. */
+  added: Map<number, [string, number][]>;
+}
+
+/** Buffers additions and removals of documents' terms; flush() writes them (before the transaction commits). */
+export class PostingsWriter {
+  private readonly pending: Record<PostingsCollection, Pending> = {
+    files: { removed: new Set(), added: new Map() },
+    units: { removed: new Set(), added: new Map() },
+  };
+
+  constructor(private readonly db: Database.Database) {}
+
+  add(c: PostingsCollection, doc: number, terms: [string, number][]): void {
+    if (terms.length) this.pending[c].added.set(doc, terms);
+  }
+
+  /** Removes the documents with ids in [from, to) (one document: [id, id + 1)). */
+  remove(c: PostingsCollection, from: number, to: number = from + 1): void {
+    const p = this.pending[c];
+    const { forward, key } = TABLES[c];
+    for (const doc of this.db.prepare(`SELECT ${key} FROM ${forward} WHERE ${key} >= ? AND ${key} < ?`).pluck().all(from, to) as number[]) {
+      p.removed.add(doc);
+    }
+    for (const doc of p.added.keys()) if (doc >= from && doc < to) p.added.delete(doc);
+  }
+
+  get dirty(): boolean {
+    return Object.values(this.pending).some((p) => p.removed.size || p.added.size);
+  }
+
+  /** Writes what was buffered: each touched term's postings row once, the forward rows, new terms. */
+  flush(): void {
+    if (!this.dirty) return;
+    const ids = this.termIds();
+    const emptied = new Set<number>();
+    for (const c of ['files', 'units'] as const) {
+      const { removed, added } = this.pending[c];
+      const { postings, forward, key } = TABLES[c];
+      // term id → documents removed from it / added to it.
+      const minus = new Map<number, Set<number>>();
+      const plus = new Map<number, [number, number][]>();
+      const readForward = this.db.prepare(`SELECT terms FROM ${forward} WHERE ${key} = ?`).pluck();
+      const dropForward = this.db.prepare(`DELETE FROM ${forward} WHERE ${key} = ?`);
+      // A removed document's terms and counts; those it still has, with the same count, once added
+      // again (an edited file keeps most of its words) leave their terms' rows as they are.
+      const before = new Map<number, Map<number, number>>();
+      for (const doc of removed) {
+        const blob = readForward.get(doc) as Buffer | undefined;
+        if (!blob) continue;
+        const pairs = decodePairs(blob);
+        const old = new Map<number, number>();
+        for (let i = 0; i < pairs.length; i += 2) old.set(pairs[i], pairs[i + 1]);
+        before.set(doc, old);
+        dropForward.run(doc);
+      }
+      const putForward = this.db.prepare(`INSERT INTO ${forward} (${key}, terms) VALUES (?, ?)`);
+      for (const doc of [...added.keys()].sort((a, b) => a - b)) {
+        const pairs = added.get(doc)!.map(([t, tf]) => [ids.get(t)!, tf] as [number, number]).sort((a, b) => a[0] - b[0]);
+        putForward.run(doc, encodePairs(pairs.flat()));
+        const old = before.get(doc);
+        for (const [t, tf] of pairs) {
+          if (old?.get(t) === tf) old.delete(t);
+          else (plus.get(t) ?? plus.set(t, []).get(t)!).push([doc, tf]);
+        }
+      }
+      for (const [doc, old] of before) for (const t of old.keys()) (minus.get(t) ?? minus.set(t, new Set()).get(t)!).add(doc);
+      const read = this.db.prepare(`SELECT docs FROM ${postings} WHERE term_id = ?`).pluck();
+      const put = this.db.prepare(`INSERT OR REPLACE INTO ${postings} (term_id, docs) VALUES (?, ?)`);
+      const drop = this.db.prepare(`DELETE FROM ${postings} WHERE term_id = ?`);
+      for (const t of [...new Set([...minus.keys(), ...plus.keys()])].sort((a, b) => a - b)) {
+        const gone = minus.get(t);
+        const blob = read.get(t) as Buffer | undefined;
+        const more = (plus.get(t) ?? []).sort((a, b) => a[0] - b[0]);
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (const doc of gone ?? []) [lo, hi] = [Math.min(lo, doc), Math.max(hi, doc)];
+        for (const [doc] of more) [lo, hi] = [Math.min(lo, doc), Math.max(hi, doc)];
+        const next = spliceRun(blob ?? new Uint8Array(0), lo, hi, (pairs) => merged(pairs, gone, more));
+        if (next.length) put.run(t, next);
+        else {
+          drop.run(t);
+          emptied.add(t);
+        }
+      }
+      removed.clear();
+      added.clear();
+    }
+    // A term no document holds any more leaves the dictionary.
+    const unused = this.db.prepare(`DELETE FROM terms WHERE id = ? AND NOT EXISTS (SELECT 1 FROM file_postings WHERE term_id = ?)
+      AND NOT EXISTS (SELECT 1 FROM unit_postings WHERE term_id = ?)`);
+    for (const t of emptied) unused.run(t, t, t);
+  }
+
+  /** Dictionary ids of every added term; new terms are numbered in sorted order (a full build's ids follow the terms' order). */
+  private termIds(): Map<string, number> {
+    const wanted = new Set<string>();
+    for (const p of Object.values(this.pending)) for (const terms of p.added.values()) for (const [t] of terms) wanted.add(t);
+    const ids = new Map<string, number>();
+    const known = this.db.prepare('SELECT term, id FROM terms WHERE term IN (SELECT value FROM json_each(?))').raw()
+      .all(JSON.stringify([...wanted])) as [string, number][];
+    for (const [t, id] of known) ids.set(t, id);
+    const fresh = [...wanted].filter((t) => !ids.has(t)).sort(compareBinary);
+    let next = ((this.db.prepare('SELECT MAX(id) FROM terms').pluck().get() as number | null) ?? 0) + 1;
+    const ins = this.db.prepare('INSERT INTO terms (id, term) VALUES (?, ?)');
+    for (const t of fresh) {
+      ins.run(next, t);
+      ids.set(t, next++);
+    }
+    return ids;
+  }
+}
+
+/** A term's flat pairs without the documents `gone`, with `plus` (sorted by document) merged in. */
+function merged(pairs: number[], gone: Set<number> | undefined, plus: [number, number][]): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const doc = pairs[i];
+    if (gone?.has(doc)) continue;
+    for (; j < plus.length && plus[j][0] < doc; j++) out.push(plus[j][0], plus[j][1]);
+    out.push(doc, pairs[i + 1]);
+  }
+  for (; j < plus.length; j++) out.push(plus[j][0], plus[j][1]);
+  return out;
+}
+
+/** SQLite's BINARY collation (UTF-8 bytes), which JavaScript's < (UTF-16 code units) differs from above U+FFFF. */
+export function compareBinary(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * Null when a collection's postings are whole: every row decodes, each term id is in the dictionary,
+ * and the two directions hold the same (term, document, tf) triples; else what is wrong. (A snapshot's
+ * database is untrusted input, and an update trusts the forward rows to find a document's postings.)
+ */
+export function postingsProblem(db: Database.Database, c: PostingsCollection): string | null {
+  const { postings, forward, key } = TABLES[c];
+  for (const [table, column] of [[postings, 'docs'], [forward, 'terms']]) {
+    const other = db.prepare(`SELECT COUNT(*) FROM ${table} WHERE typeof(${column}) != 'blob'`).pluck().get() as number;
+    if (other) return `${table} has ${other} row(s) whose ${column} is not a BLOB`;
+  }
+  try {
+    const held = new Map<string, number>();
+    for (const [doc, blob] of db.prepare(`SELECT ${key}, terms FROM ${forward}`).raw().iterate() as Iterable<[number, Buffer]>) {
+      const pairs = decodePairs(blob);
+      for (let i = 0; i < pairs.length; i += 2) held.set(`${pairs[i]} ${doc}`, pairs[i + 1]);
+    }
+    let n = 0;
+    for (const [t, blob] of db.prepare(`SELECT term_id, docs FROM ${postings}`).raw().iterate() as Iterable<[number, Buffer]>) {
+      const pairs = decodePairs(blob);
+      for (let i = 0; i < pairs.length; i += 2) {
+        if (held.get(`${t} ${pairs[i]}`) !== pairs[i + 1]) return `${postings} lists document ${pairs[i]} under term ${t}, which ${forward} does not`;
+        n++;
+      }
+    }
+    if (n !== held.size) return `${forward} holds ${held.size} postings; ${postings} ${n}`;
+    const unknown = db.prepare(`SELECT COUNT(*) FROM ${postings} WHERE term_id NOT IN (SELECT id FROM terms)`).pluck().get() as number;
+    if (unknown) return `${postings} has ${unknown} term(s) that are not in the dictionary`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  return null;
+}
