@@ -16,8 +16,8 @@ export interface OpenIndex {
 
 /**
  * The index of the repository containing `dir`, opened for reading, with its freshness. HEAD is read
- * from .git's files (git only when they are unusual): asking git took three processes, a third of a
- * quick answer's time and part of every hook-started `cg update`'s closing line.
+ * from .git's files (git only when they are unusual): asking git took three processes for every
+ * answer and for the closing line of every foreground `cg update`.
  */
 export function openIndex(dir: string | undefined): OpenIndex {
   const root = findRoot(dir ?? process.cwd());
