@@ -26,6 +26,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import Database from 'better-sqlite3';
 import { tokenCounter } from '../dist/retrieve/tokens.js';
 import { currentDbPath } from '../dist/store/db.js';
+import { pct, TASKS, warmPlan } from './lib/mcp-plan.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CG = path.join(here, '..', 'bin', 'cg.js');
@@ -38,10 +39,6 @@ const label = opt('--label', path.basename(path.dirname(repo)));
 // Say how loaded the machine was: the 2-core machines here are often shared with other work.
 const note = opt('--note', 'no note given on how busy the machine was; compare with the load average');
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const median = (xs) => pct(xs, 50);
 const ms = (x) => Math.round(x * 100) / 100;
 
@@ -89,39 +86,9 @@ for (let i = 0; i < coldRuns; i++) {
   await s.client.close();
 }
 
-// Varied arguments, taken from the index itself.
-const names = JSON.parse(cli(['symbols', '*', '--kind', 'method', '--limit', '1000', '--json']).stdout).symbols;
-// Names that pick one symbol (a property's getter and setter share theirs), outside the tests.
-const counts = new Map();
-for (const s of names) counts.set(`${s.file}:${s.qualifiedName}`, (counts.get(`${s.file}:${s.qualifiedName}`) ?? 0) + 1);
-const unique = [...new Map(names.map((s) => [s.qualifiedName, s])).values()]
-  .filter((s) => !s.file.startsWith('tests/') && counts.get(`${s.file}:${s.qualifiedName}`) === 1);
-const pick = (i) => unique[(i * 37) % unique.length];
-const tasks = ['render a table with a border style', 'progress bar refresh rate', 'syntax highlighting of code with a theme',
-  'markdown headings rendering', 'console width detection on windows terminals', 'traceback with local variables',
-  'live display refresh while printing', 'text wrapping and justification', 'prompt for a password without echo',
-  'emoji replacement in text', 'logging handler that prints rich output', 'tree with guide lines', 'measure the width of renderables',
-  'color downgrade to 256 colors', 'export console output as html'];
-const files = [...new Set(unique.map((s) => s.file))];
-
-const ref = (i) => `${pick(i).file}:${pick(i).qualifiedName}`;
-const plan = {
-  search_symbols: (i) => ({ query: pick(i).name.slice(0, Math.max(3, pick(i).name.length - 2)) }),
-  get_references: (i) => ({ symbol_name: ref(i), depth: 2 }),
-  file_context: (i) => ({ file_path: files[i % files.length] }),
-  status: () => ({}),
-  get_structure: (i) => (i % 2 ? { path: 'rich', token_budget: 1500 } : { token_budget: 1500 }),
-  tests_for: (i) => ({ symbols: [ref(i)] }),
-  get_blast_radius: (i) => ({ symbol_name: ref(i), max_depth: 2 }),
-  symbols: (i) => ({ query: `${pick(i).name.slice(0, 3)}*` }),
-  references: (i) => ({ symbol_name: ref(i) }),
-  impact: (i) => ({ symbol_name: ref(i) }),
-  codegraph_query: (i) => ({ query: tasks[i % tasks.length] }),
-  'codegraph_query (include_snippets true)': (i) => ({ query: tasks[i % tasks.length], include_snippets: true }),
-  search: (i) => ({ query: tasks[i % tasks.length] }),
-  get_context: (i) => ({ query: tasks[i % tasks.length] }),
-  'get_context (3500 tokens, signatures only)': (i) => ({ query: tasks[i % tasks.length], token_budget: 3500, include_signatures_only: true }),
-};
+// Varied arguments, taken from the index itself (eval/lib/mcp-plan.mjs).
+const plan = warmPlan(CG, dir);
+const tasks = TASKS;
 
 const s = await start();
 const pid = s.transport.pid;

@@ -276,6 +276,54 @@ describe('cg serve on the Python fixture', () => {
     expect(refs.body.error_type).toBe('not_found');
     expect((await call(s, 'search_symbols', { query: 'create' })).body.total_matches).toBe(2);
   });
+
+  it('graph://callers/{symbol} and friends: resource templates that read as the tools answer, whatever the toolsets', async () => {
+    // A server whose toolset has none of the tools behind the resources still serves them.
+    const r = await serve(root, ['--toolsets', 'codemem', '--no-warm']);
+    expect(r.client.getServerCapabilities()).toMatchObject({ resources: {}, completions: {} });
+    const { resourceTemplates } = await r.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => `${t.uriTemplate} ${t.mimeType}`)).toEqual(['graph://callers/{symbol} application/json',
+      'graph://callees/{symbol} application/json', 'graph://impact/{symbol} application/json', 'graph://tests/{symbol} application/json']);
+    expect((await r.client.listResources()).resources).toEqual([]);
+    const read = async (uri: string) => {
+      const { contents } = await r.client.readResource({ uri });
+      expect(contents).toHaveLength(1);
+      expect(contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
+      return JSON.parse(contents[0].text as string);
+    };
+    // Hand-checked (as get_references above, at depth 1), and the same as the tool's answer.
+    const callers = await read('graph://callers/Product.apply');
+    expect(callers.callers.map((c: any) => c.name)).toEqual(['Product.discounted', 'SaleProduct.apply']);
+    expect(callers.callees).toBeUndefined();
+    expect(callers.freshness.indexedCommit).toMatch(/^[0-9a-f]{12}$/);
+    const tool = await call(s, 'get_references', { symbol_name: 'Product.apply', direction: 'callers' });
+    expect(callers.callers).toEqual(tool.body.callers);
+    // file:name, percent-encoded or with its slash as is.
+    expect((await read(`graph://callers/${encodeURIComponent('shop/models.py:Product.apply')}`)).callers).toEqual(tool.body.callers);
+    expect((await read('graph://callers/shop/models.py:Product.apply')).callers).toEqual(tool.body.callers);
+    expect((await read('graph://callees/Product.apply')).callees)
+      .toEqual((await call(s, 'get_references', { symbol_name: 'Product.apply', direction: 'callees' })).body.callees);
+    const impact = await read('graph://impact/Product.apply');
+    expect(impact.impact).toEqual((await call(s, 'get_blast_radius', { symbol_name: 'Product.apply' })).body.impact);
+    expect(impact.impact.direct_callers.map((c: any) => c.name)).toContain('Product.discounted');
+    const tests = await read('graph://tests/Product.apply');
+    expect(tests.tests).toEqual((await call(s, 'tests_for', { symbols: ['Product.apply'] })).body.tests);
+    expect(tests.tests.map((t: any) => t.name)).toContain('TestService.test_discount');
+    // Errors are JSON-RPC errors: an unknown symbol or resource is "not found" (-32002) and says what to do.
+    await expect(r.client.readResource({ uri: 'graph://callers/NoSuchThing' })).rejects.toMatchObject({ code: -32002,
+      message: expect.stringMatching(/NoSuchThing.*search_symbols/) });
+    await expect(r.client.readResource({ uri: 'graph://owners/Product.apply' })).rejects.toMatchObject({ code: -32002,
+      message: expect.stringContaining('graph://callers/{symbol}') });
+    await expect(r.client.readResource({ uri: 'graph://callers/apply' })).rejects.toMatchObject({ code: -32602,
+      message: expect.stringContaining('names 2 symbols') });
+    await expect(r.client.readResource({ uri: 'graph://callers/%E0%A4%A' })).rejects.toMatchObject({ code: -32602 });
+    // An @-mention completes the symbol as file:name.
+    const done = await r.client.complete({ ref: { type: 'ref/resource', uri: 'graph://callers/{symbol}' }, argument: { name: 'symbol', value: 'discoun' } });
+    expect(done.completion.values).toEqual(['shop/models.py:Product.discounted', 'shop/models.py:MAX_DISCOUNT',
+      'tests/test_service.py:TestService.test_discount']);
+    const other = await r.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{path}' }, argument: { name: 'path', value: 'x' } });
+    expect(other.completion.values).toEqual([]);
+  });
 });
 
 describe('cg serve across index changes', () => {

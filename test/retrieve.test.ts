@@ -108,6 +108,29 @@ describe('token counts', () => {
       }
     }
   });
+
+  it('counts text with a few non-ASCII characters (split around them, ASCII stretches apart) exactly as the encoder', async () => {
+    const { Tiktoken } = await import('js-tiktoken/lite');
+    const ranks = (await import('js-tiktoken/ranks/cl100k_base')).default;
+    const enc = new Tiktoken(ranks);
+    const count = await tokenCounter();
+    const floor = await tokenFloor();
+    // Characters that end, continue or start pieces: ASCII letters, digits, contractions, spaces and line
+    // breaks, punctuation; non-ASCII letters (é, ß, ǅ, Cyrillic, CJK), digits (Arabic ١, Roman Ⅻ), a
+    // combining accent, spaces (no-break, line separator), punctuation (…, —), an emoji (two UTF-16 units).
+    const parts = ['a', 'Z', 'name', 'x1', '7', '123', "'s", "'LL", "'", ' ', '  ', '\n', '\r\n', '\t', '"', '{"', '":', ',', '.', '_', '(', ')',
+      'é', 'ß', 'ǅ', 'дом', '中文', '١٢', 'Ⅻ', '\u0301', '\u00a0', '\u2028', '…', '—', '😀', 'café', 'naïve'];
+    let seed = 14;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const texts = ['… (12 more lines)', 'word…word', "it's…'s", 'a…1', '…', 'x …\n  y', '😀abc', 'abc😀', 'é"a', 'aé"b'];
+    for (let i = 0; i < 3000; i++) texts.push(Array.from({ length: 1 + Math.floor(next() * 40) }, () => parts[Math.floor(next() * parts.length)]).join(''));
+    for (const text of texts) {
+      for (const s of [text, JSON.stringify(text)]) {
+        expect(count(s), JSON.stringify(s)).toBe(enc.encode(s, 'all').length);
+        expect(floor(s)).toBeLessThanOrEqual(count(s));
+      }
+    }
+  });
 });
 
 describe('runQuery', () => {

@@ -10,8 +10,13 @@ export function mirrorOf(mirrors, repo) {
   return path.join(mirrors, repo.replace('/', '+'), 'repo');
 }
 
+/** Where a task's working tree is (or will be) in the cache. */
+export function checkoutDir(task, cache) {
+  return path.join(cache, task.task_id.replace(/[^\w.@-]/g, '_'));
+}
+
 export function checkout(task, { mirrors, cache }) {
-  const dir = path.join(cache, task.task_id.replace(/[^\w.@-]/g, '_'));
+  const dir = checkoutDir(task, cache);
   // Synthetic tasks (fixtures/ground_truth.jsonl) run on a copy of one of our fixture repositories.
   if (task.fixture) {
     if (!fs.existsSync(dir)) fs.cpSync(path.join(FIXTURES, task.fixture), dir, { recursive: true });

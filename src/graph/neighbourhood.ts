@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { edgeKinds, STRUCTURAL_KINDS } from '../store/analysis-data.js';
-import { edgesFrom, edgesTo, symbolById, symbolsWhere, type SymbolInfo } from '../store/queries.js';
+import { edgesFrom, edgesTo, symbolById, symbolsByIds, symbolsWhere, type SymbolInfo } from '../store/queries.js';
 
 /**
  * A symbol and the symbols one edge away in either direction, every kind but `contains` (calls,
@@ -59,7 +59,7 @@ export function neighbourhood(db: Database.Database, id: number): Neighbourhood 
     edges.push(s.id === center.parentId ? { source: s.id, target: id, kind: 'contains', line: null, confidence: 1 }
       : { source: id, target: s.id, kind: 'contains', line: null, confidence: 1 });
   }
-  const nodes = symbolsWhere(db, 's.id IN (SELECT value FROM json_each(?))', [JSON.stringify([...ids])]).map(node);
+  const nodes = [...symbolsByIds(db, ids).values()].map(node);
   const name = new Map(nodes.map((n) => [n.id, n.label]));
   const uniq = (xs: number[]) => [...new Set(xs)].map((x) => name.get(x)!).filter(Boolean);
   return {

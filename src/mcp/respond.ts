@@ -96,13 +96,14 @@ export async function fitAnswer(budget: number, n: number, build: (k: number, to
   const fits = async (k: number) => (await measure(k)) <= budget;
   let lo = 0;
   let hi = n;
-  if (n <= 16 || (await fits(n))) {
+  if (n <= 16) {
     // A short list is usually whole: try that first, then halve.
     if (await fits(n)) lo = n;
     else hi = n - 1;
   } else {
-    // A long list (a hub symbol's hundreds of callers) is never rendered whole more than once: the size
-    // of a first few entries says about how many fit; that guess is checked, then the bounds narrowed.
+    // A long list (a hub symbol's hundreds of callers) is never rendered whole unless its first few
+    // entries say it may fit: their size says about how many fit; that guess is checked, then the
+    // bounds narrowed. (As sizes grow with k, a guess over the budget means the whole list is too.)
     const probe = Math.min(8, n);
     const base = await measure(0);
     const per = Math.max(1, ((await measure(probe)) - base) / probe);

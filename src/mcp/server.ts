@@ -10,6 +10,7 @@ import { DEFAULT_IDLE_RELEASE_SECONDS, IdleRelease, queryPathState } from './idl
 import { describeState, IndexKeeper } from './keeper.js';
 import { LineGuard, type RequestId } from './line-guard.js';
 import { DEFAULT_TOOLSETS, toolsFor, type ToolDecl } from './registry.js';
+import { serveGraphResources } from './resources.js';
 import { failure, finish, staleAware, toResult } from './respond.js';
 import { checkArguments, closest } from './strict.js';
 import './tools/index.js';
@@ -57,7 +58,8 @@ export function createServer(root: string, opts: ServerOptions = {}): ServerHand
   const keeper = opts.keeper ?? new IndexKeeper(root, { autoIndex: false, log: () => undefined });
   const tools = toolsFor(opts.toolsets ?? DEFAULT_TOOLSETS);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const server = new Server({ name: 'cg', title: 'CodeGrapher', version: CG_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'cg', title: 'CodeGrapher', version: CG_VERSION },
+    { capabilities: { tools: {}, resources: {}, completions: {} }, instructions: INSTRUCTIONS });
   const listed = tools.map(listedTool);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   const call = async (name: string, args: unknown, progress: (message: string) => void = () => undefined) => {
@@ -89,6 +91,8 @@ export function createServer(root: string, opts: ServerOptions = {}): ServerHand
     };
     return call(req.params.name, req.params.arguments, progress);
   });
+  // A resource read is a request like a tool call: it keeps the idle clock from releasing the query path.
+  serveGraphResources(server, (tool, args) => callTool(live, keeper, tool, args, () => undefined).finally(() => idle?.touch()), (fn) => live.read(fn));
   return { server, live, keeper, tools, call: (name, args) => call(name, args) };
 }
 

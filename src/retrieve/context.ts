@@ -59,6 +59,8 @@ export interface ContextOptions {
   placeTexts?: boolean;
   /** Files below this calibrated confidence go to `more_files` (BUNDLE_MIN_CONFIDENCE by default; 0 keeps every file). */
   minConfidence?: number;
+  /** The token counter, when several packings of one ranking share one (rememberingCounter); else the shared tokenizer's. */
+  count?: (text: string) => number;
 }
 
 export interface ContextBundle {
@@ -85,14 +87,28 @@ export interface ContextBundle {
 }
 
 export async function buildContext(db: Database.Database, root: string, input: QueryInput, opts: ContextOptions = {}): Promise<ContextBundle> {
+  return packContext(db, root, input, await rankForContext(db, root, input), opts);
+}
+
+/**
+ * The places a bundle is packed from: more than fit, ranked without a budget (packing decides what
+ * goes in), so one ranking serves a packing at any budget (get_context packs again when its JSON
+ * answer is over; ranking is most of a bundle's time).
+ */
+export function rankForContext(db: Database.Database, root: string, input: QueryInput): Promise<QueryResponse> {
+  return runQuery(db, root, { ...input, budget: 200_000, snippets: false, maxRegions: input.maxRegions ?? BUNDLE_PLACES });
+}
+
+/** Packs ranked places (rankForContext with the same input) into `input.budget` tokens. */
+export async function packContext(db: Database.Database, root: string, input: QueryInput, found: QueryResponse,
+  opts: ContextOptions = {}): Promise<ContextBundle> {
   const budget = input.budget ?? 3500;
-  // Rank more places than fit; packing decides what goes in.
-  const found = await runQuery(db, root, { ...input, budget: 200_000, snippets: false, maxRegions: input.maxRegions ?? BUNDLE_PLACES });
-  const count = await tokenCounter();
+  const count = opts.count ?? await tokenCounter();
   const reader = new SourceReader(db, root);
   const base = { query: input.text, token_budget: budget, tokenizer: TOKENIZER, places_available: found.files.length, preset: found.preset,
     ...(found.confidence_level ? { confidence_level: found.confidence_level } : {}), ...(found.grep_terms ? { grep_terms: found.grep_terms } : {}),
-    warnings: found.warnings };
+    // A copy: each packing of one ranking adds its own reader's notes.
+    warnings: [...found.warnings] };
   if (found.status === 'empty_results') {
     return { ...base, status: 'empty_results', summary: found.suggestion ?? 'Nothing matched.', relationships: [], files: [], more_files: [],
       tokens_used: 0, truncated: false, truncated_by: null };

@@ -124,7 +124,7 @@ function quoted(words: string[]): string {
   return `'${words.slice(0, 4).join(' ')}'`;
 }
 
-export function excerptFromLines(lines: string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {
+export function excerptFromLines(lines: readonly string[], r: { startLine: number; endLine: number }, maxLines = MAX_REGION_LINES): string {
   const end = Math.min(r.endLine, r.startLine + maxLines - 1, lines.length);
   const body = lines.slice(r.startLine - 1, end).join('\n');
   return end < r.endLine ? `${body}\n… (${r.endLine - end} more lines)` : body;

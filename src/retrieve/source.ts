@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { loadConfig } from '../config/config.js';
 import { isBinary } from '../extract/filters.js';
 import { readContained } from '../repo/contained.js';
-import { scrubbedText } from '../secrets/read.js';
+import { scrubbedLines } from '../secrets/read.js';
 import { excerptFromLines, MAX_REGION_LINES } from './regions.js';
 import { documentFormatOf, maxBytesFor } from '../extract/documents/formats.js';
 import { envView } from '../extract/documents/extract.js';
@@ -22,7 +22,7 @@ import { keptPdfText } from '../extract/documents/view.js';
  */
 export class SourceReader {
   readonly notes: string[] = [];
-  private readonly texts = new Map<string, string[] | null>();
+  private readonly texts = new Map<string, readonly string[] | null>();
   private readonly maxBytes: number;
   private readonly known: Database.Statement<[string], { hash: string; size: number }>;
 
@@ -32,7 +32,7 @@ export class SourceReader {
   }
 
   /** The file's lines, read once per answer; null (with a note) when it is not read. */
-  lines(rel: string): string[] | null {
+  lines(rel: string): readonly string[] | null {
     if (!this.texts.has(rel)) this.texts.set(rel, this.read(rel));
     return this.texts.get(rel)!;
   }
@@ -43,7 +43,7 @@ export class SourceReader {
     return lines && excerptFromLines(lines, r, maxLines);
   }
 
-  private read(rel: string): string[] | null {
+  private read(rel: string): readonly string[] | null {
     const row = this.known.get(rel);
     if (!row) return this.refuse(rel, 'it is not an indexed file');
     const format = documentFormatOf(rel);
@@ -51,22 +51,22 @@ export class SourceReader {
     if (!read.ok) return this.refuse(rel, read.detail);
     const digest = createHash('sha256').update(read.data).digest('hex');
     const same = read.data.length === row.size && digest === row.hash;
-    let text: string;
+    let text: () => string;
     if (format === 'pdf') {
       // The text kept for this very content (by hash): a PDF changed since has none until it is indexed again.
       const kept = keptPdfText(this.root, digest);
       if (kept === null) return this.refuse(rel, 'it changed since it was indexed, and its text is extracted when it is indexed again (`cg update`)');
-      text = kept;
+      text = () => kept;
     } else {
       if (!same) {
         if (isBinary(read.data)) return this.refuse(rel, 'it changed since it was indexed and is binary now');
         this.notes.push(`${rel} changed since it was indexed: its line numbers may have moved (\`cg update\` indexes it again)`);
       }
-      text = read.data.toString('utf8');
-      if (format === 'env') text = envView(text);
+      // Decoded only when this version is not scrubbed already.
+      text = () => (format === 'env' ? envView(read.data.toString('utf8')) : read.data.toString('utf8'));
     }
-    // Scrubbed once per version of the file across answers (src/secrets/read.ts).
-    return scrubbedText(this.root, rel, digest, () => text)!.split('\n');
+    // Scrubbed and split once per version of the file across answers (src/secrets/read.ts).
+    return scrubbedLines(this.root, rel, digest, text);
   }
 
   private refuse(rel: string, why: string): null {

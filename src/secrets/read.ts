@@ -45,8 +45,15 @@ export function repoPolicy(root: string): SecretPolicy {
  * answers' excerpts): a server shows the same files again and again, and scrubbing costs about 0.1 s
  * per MB (it was most of a federated search's time).
  */
-const texts = new Map<string, { version: string; text: string }>();
+const texts = new Map<string, ScrubbedEntry>();
 const MAX_TEXTS = 512;
+
+interface ScrubbedEntry {
+  version: string;
+  text: string;
+  /** The text split into lines, made on first use and shared (readonly) by every answer that shows the file. */
+  lines?: readonly string[];
+}
 
 /**
  * `raw()` scrubbed under the repository's current policy, kept for the file while `version` (what
@@ -54,18 +61,30 @@ const MAX_TEXTS = 512;
  * Null when `raw()` is (the file could not be read).
  */
 export function scrubbedText(root: string, rel: string, version: string, raw: () => string | null): string | null {
+  return scrubbedEntry(root, rel, version, raw)?.text ?? null;
+}
+
+/** As scrubbedText, split into lines: answers show a file's places by line, and splitting a long file on every answer cost more than reading it. */
+export function scrubbedLines(root: string, rel: string, version: string, raw: () => string | null): readonly string[] | null {
+  const entry = scrubbedEntry(root, rel, version, raw);
+  if (!entry) return null;
+  entry.lines ??= Object.freeze(entry.text.split('\n'));
+  return entry.lines;
+}
+
+function scrubbedEntry(root: string, rel: string, version: string, raw: () => string | null): ScrubbedEntry | null {
   const policy = repoPolicy(root);
   const key = `${root}\0${rel}`;
   const full = `${version}|${policies.get(root)?.key}`;
   const hit = texts.get(key);
-  if (hit && hit.version === full) return hit.text;
+  if (hit && hit.version === full) return hit;
   const text = raw();
   if (text === null) return null;
-  const scrubbed = scrubText(rel, text, policy).text;
+  const entry = { version: full, text: scrubText(rel, text, policy).text };
   texts.delete(key);
-  texts.set(key, { version: full, text: scrubbed });
+  texts.set(key, entry);
   if (texts.size > MAX_TEXTS) texts.delete(texts.keys().next().value!);
-  return scrubbed;
+  return entry;
 }
 
 /**

@@ -72,6 +72,15 @@ export function symbolById(db: Database.Database, id: number): SymbolInfo | null
   return symbolsWhere(db, 's.id = ?', [id])[0] ?? null;
 }
 
+/**
+ * Many symbols by id in one statement, keyed by id (ids not in the index are absent): a hub's few
+ * hundred callers cost one query instead of one each.
+ */
+export function symbolsByIds(db: Database.Database, ids: Iterable<number>): Map<number, SymbolInfo> {
+  const rows = symbolsWhere(db, 's.id IN (SELECT value FROM json_each(?))', [JSON.stringify([...new Set(ids)])]);
+  return new Map(rows.map((s) => [s.id, s]));
+}
+
 export interface SymbolSearch {
   pattern: string;
   kind?: string;
@@ -121,7 +130,7 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
     ids = ids.filter(([, file]) => match(file));
   }
   const page = ids.slice(0, q.limit).map(([id]) => id);
-  const byId = new Map(symbolsWhere(db, 's.id IN (SELECT value FROM json_each(?))', [JSON.stringify(page)]).map((x) => [x.id, x]));
+  const byId = symbolsByIds(db, page);
   return { total: ids.length, symbols: page.map((id) => byId.get(id)!) };
 }
 

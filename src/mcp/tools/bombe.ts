@@ -4,8 +4,9 @@ import { renderBlastMermaid } from '../../graph/mermaid.js';
 import { pickSymbol, symbolReferences, type RefEntry } from '../../graph/refs.js';
 import { repoMap } from '../../graph/structure.js';
 import { renderTree } from '../../graph/structure-tree.js';
-import { buildContext, type ContextBundle } from '../../retrieve/context.js';
+import { packContext, rankForContext, type ContextBundle } from '../../retrieve/context.js';
 import { SourceReader } from '../../retrieve/source.js';
+import { rememberingCounter, tokenCounter } from '../../retrieve/tokens.js';
 import { signalsFromText } from '../../retrieve/signal-input.js';
 import { searchSymbols, symbolStats, type SymbolInfo } from '../../store/queries.js';
 import { errorBody, makeError } from '../errors.js';
@@ -173,10 +174,13 @@ function bombeBundle(b: ContextBundle, files: number, tokensUsed: number, budget
 async function getContext(a: z.infer<typeof contextSchema>, ctx: ToolContext): Promise<ToolAnswer> {
   const { db, root } = ctx.snap;
   const signals = a.signals ? signalsFromText(db, root, a.signals) : undefined;
-  const bundleFor = (budget: number) => buildContext(db, root, { text: a.query, budget, depth: a.expansion_depth, entryPoints: a.entry_points,
-    cursorFile: a.cursor_file ? repoPath(ctx.snap, a.cursor_file) : null, signals },
-  { rest: a.include_signatures_only ? 'signatures' : 'source-if-fits', placeTexts: true });
+  const input = { text: a.query, depth: a.expansion_depth, entryPoints: a.entry_points,
+    cursorFile: a.cursor_file ? repoPath(ctx.snap, a.cursor_file) : null, signals };
   ctx.progress('ranking and packing the bundle');
+  const ranked = await rankForContext(db, root, input);
+  const count = rememberingCounter(await tokenCounter());
+  const bundleFor = (budget: number) => packContext(db, root, { ...input, budget }, ranked,
+    { rest: a.include_signatures_only ? 'signatures' : 'source-if-fits', placeTexts: true, count });
   let bundle = await bundleFor(a.token_budget);
   if (bundle.status === 'empty_results') {
     return { isError: true, body: errorBody(makeError('empty_results', `Nothing in the index matches "${a.query.slice(0, 200)}"`, bundle.summary)) };
