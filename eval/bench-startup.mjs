@@ -89,7 +89,10 @@ for (const [name, tool] of tools) {
 const head = dirs.get('head');
 file ??= git(head, 'ls-files').split('\n').find((f) => f.endsWith('.py') || f.endsWith('.ts') || f.endsWith('.go'));
 const files = git(head, 'ls-files').split('\n').filter(Boolean);
-const edit = `\n\ndef cg_bench_added_function(x):\n    return x + 1\n`;
+// A function appended in the edited file's language (tree-sitter parses anything, but an error region is no real edit).
+const edit = file.endsWith('.go') ? '\n\nfunc cgBenchAddedFunction(x int) int { return x + 1 }\n'
+  : /\.[cm]?[jt]sx?$/.test(file) ? '\n\nexport function cgBenchAddedFunction(x) { return x + 1; }\n'
+    : '\n\ndef cg_bench_added_function(x):\n    return x + 1\n';
 
 const samples = Object.fromEntries(tools.map(([name]) => [name, { version: [], symbols: [], update: [] }]));
 for (let r = 0; r < runs; r++) {

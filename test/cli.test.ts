@@ -236,6 +236,12 @@ register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});`);
     for (const heavy of HEAVY) expect(urls.filter((u) => u.includes(heavy)), heavy).toEqual([]);
   });
 
+  it('updates the index of a repository without a configuration file without loading the JSONC parser', () => {
+    const urls = loadedModules(['update', '-q'], repo);
+    expect(urls.some((u) => u.includes('/indexer/apply.'))).toBe(true);
+    for (const lib of ['jsonc-parser', 'fastest-levenshtein']) expect(urls.filter((u) => u.includes(lib)), lib).toEqual([]);
+  });
+
   it('prints the version without loading any command', () => {
     const urls = loadedModules(['--version'], '/');
     expect(urls.filter((u) => u.includes('/cli/commands/'))).toEqual([]);
@@ -255,6 +261,28 @@ console.log(JSON.stringify({ before, after: baselineCompileOnly(), tree: root.to
     const out = JSON.parse(res.stdout);
     expect(out).toMatchObject({ before: true, after: false });
     expect(out.tree).toMatch(/^\(module \(function_definition name: \(identifier\)/);
+  });
+
+  it('runs a cg update without TurboFan until it proves large, and turns it back on then', () => {
+    // V8's optimization status of hot functions (bit 16: optimized), in a fresh process as src/cli/main.ts starts one.
+    const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(path.dirname(path.dirname(CG)), 'dist', p)).href);
+    const script = (start: string, later: string) => `import { optimizeLater, optimizeNow } from ${dist('compilers.js')};
+const a = Array.from({ length: 100 }, (_, i) => i);
+const run = (f) => { let t = 0; for (let k = 0; k < 200000; k++) t += f(a); eval('%WaitForBackgroundOptimization()'); return eval('%GetOptimizationStatus(f)') & 16; };
+${start}
+const first = run((x) => { let s = 0; for (let i = 0; i < x.length; i++) s += x[i] * 2; return s; });
+${later}
+const second = run((x) => { let s = 0; for (let i = 0; i < x.length; i++) s += x[i] * 3; return s; });
+console.log(JSON.stringify({ first, second }));`;
+    const statuses = (start: string, later: string) => {
+      const res = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script(start, later)], { encoding: 'utf8' });
+      expect(res.status, res.stderr).toBe(0);
+      return JSON.parse(res.stdout);
+    };
+    expect(statuses('', ''), 'V8 optimizes hot functions by default').toEqual({ first: 16, second: 16 });
+    expect(statuses('optimizeLater();', ''), 'not after optimizeLater').toEqual({ first: 0, second: 0 });
+    expect(statuses('optimizeLater();', 'optimizeNow();'), 'again after optimizeNow').toEqual({ first: 0, second: 16 });
+    expect(statuses('', 'optimizeNow();'), 'optimizeNow alone changes nothing').toEqual({ first: 16, second: 16 });
   });
 
   it('registers each command from its own module, and all of them, in help order, for help', async () => {

@@ -107,6 +107,22 @@ describe('build output', () => {
     expect(update.rounds[0].reason).toBe('core.excludesFile or .git/info/exclude changed');
     expect(indexedFiles(dir)).toEqual(['app.py', 'notes/scratch.py']);
   });
+
+  it("reads a linked worktree's exclude rules from the main repository's info/exclude, and a change to them is applied", async () => {
+    const main = makeRepo({ 'app.py': 'def main():\n    return 1\n', 'notes/scratch.py': 'def scratch():\n    return 2\n' }, { commit: true });
+    const wt = path.join(tempDir('cg-worktree-'), 'wt');
+    git(main, 'worktree', 'add', '-q', wt);
+    expect(fs.statSync(path.join(wt, '.git')).isFile()).toBe(true);
+    const exclude = git(main, 'rev-parse', '--path-format=absolute', '--git-path', 'info/exclude');
+    fs.mkdirSync(path.dirname(exclude), { recursive: true });
+    fs.writeFileSync(exclude, 'scratch.py\n');
+    await buildIndex(wt);
+    expect(indexedFiles(wt)).toEqual(['app.py']);
+    fs.writeFileSync(exclude, '# nothing\n');
+    const update = await updateIndex(wt);
+    expect(update.rounds[0].reason).toBe('core.excludesFile or .git/info/exclude changed');
+    expect(indexedFiles(wt)).toEqual(['app.py', 'notes/scratch.py']);
+  });
 });
 
 describe('cg status --files', () => {

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { closest, distance } from 'fastest-levenshtein';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { CgError, errorMessage } from '../errors.js';
@@ -125,6 +124,14 @@ function loadZod(): typeof z {
   return (loadedZod ??= (createRequire(import.meta.url)('zod') as { z: typeof z }).z);
 }
 
+/** The JSONC parser and the did-you-mean distance, loaded with zod and for the same reason (15-30 ms of a hook's update). */
+function jsonc(): typeof import('jsonc-parser') {
+  return createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+}
+function levenshtein(): typeof import('fastest-levenshtein') {
+  return createRequire(import.meta.url)('fastest-levenshtein') as typeof import('fastest-levenshtein');
+}
+
 /**
  * What the file may say: every key optional (a missing one takes its default), no key unknown (a typo
  * such as "exlude" would otherwise be dropped silently). The messages complete `"key" must be …`.
@@ -223,6 +230,7 @@ function readIfPresent(file: string): string | null {
 /** The text of a configuration file, checked against the schema; `name` is how messages call it. */
 export function parseConfigText(text: string, name: string): ConfigFile {
   const errors: ParseError[] = [];
+  const { parse: parseJsonc, printParseErrorCode } = jsonc();
   const raw: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length) {
     const e = errors[0];
@@ -241,6 +249,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   const at = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') {
     const valid = keysAt(at);
+    const { closest, distance } = levenshtein();
     return issue.keys.map((k) => {
       const name = [...at, k].join('.');
       const near = valid.length ? closest(k, valid) : null;

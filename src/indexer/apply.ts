@@ -16,7 +16,7 @@ import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress 
 import { extractAll, type ExtractionPool } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
 import { boilerplateMeta, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
-import { rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
+import { RANK_TOLERANCE, rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
 import type { EdgeRow } from '../store/writer.js';
 import { currentDbPath } from '../store/db.js';
@@ -25,6 +25,7 @@ import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './
 import path from 'node:path';
 import { languageForFile } from '../lang/registry.js';
 import { baselineCompileOnly } from '../lang/loader.js';
+import { optimizeNow } from '../compilers.js';
 import { indexExternal } from './external.js';
 import { isManifest } from '../deps/manifests.js';
 import { appendAll } from '../arrays.js';
@@ -155,6 +156,7 @@ function isCorruption(err: unknown): boolean {
 
 async function rebuild(root: string, config: Config, onProgress: (p: BuildProgress) => void, started: number,
   reason: string): Promise<ApplySummary> {
+  optimizeNow();
   const built = await buildLocked(root, config, onProgress);
   const db = openWriter(root);
   try {
@@ -326,6 +328,8 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   const outcomes: FileOutcome[] = [];
   onProgress({ phase: 'parse', done: 0, total: jobs.length });
   if (oneShot && !extraction && jobs.length <= QUICK_START_FILES) baselineCompileOnly();
+  // A `cg update` process starts with TurboFan off (src/compilers.ts); many files to parse need it.
+  if (jobs.length > QUICK_START_FILES) optimizeNow();
   await extractAll(jobs, processOptions(root, config), config.workers, (batch) => {
     appendAll(outcomes, batch);
     onProgress({ phase: 'parse', done: outcomes.length, total: jobs.length });
@@ -415,7 +419,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     writer.replaceResolvedEdges(resolved.edges, only ?? null);
     writer.setResolutions(resolved.refs, resolved.imports);
     lap('resolve');
-    ranks = refreshRanks(db, writer, previousRanks);
+    ranks = refreshRanks(db, writer, previousRanks, { tolerance: RANK_TOLERANCE });
     lap('ranks');
     counts.resolvedFiles = only ? only.size : paths.length;
     onProgress({ phase: 'embed', done: 0, total: 1 });

@@ -9,10 +9,11 @@ import { GenerationCache } from './generation-cache.js';
  *
  * The rows the graphs come from are kept per file in a RankRows, so a long-running applier (cg watch,
  * the benchmark) reloads only the files an update rewrote instead of reading and rebuilding
- * both graphs from SQLite, and writes only the ranks that changed. The graphs are built from the rows
- * in id order, so the ranks are the same bits whether the rows came from a cold load or from a cached
- * copy patched file by file (test/warm-update.test.ts), and the iteration starts from the uniform vector
- * either way, as a full build's does.
+ * both graphs from SQLite, and writes only the ranks that changed (an update: that moved by more than
+ * RANK_TOLERANCE). The graphs are built from the rows in id order, so the computed ranks are the same
+ * bits whether the rows came from a cold load or from a cached copy patched file by file
+ * (test/warm-update.test.ts), and the iteration starts from the uniform vector either way, as a full
+ * build's does.
  */
 
 /** The graph rows of one file: its symbols, and the call and import edges written in it. */
@@ -24,7 +25,7 @@ export interface FileRows {
   edges: number[];
 }
 
-/** Everything the rank graphs are made of, and the ranks last written, as they stand in one generation. */
+/** Everything the rank graphs are made of, and the ranks the tables hold, as they stand in one generation. */
 export interface RankRows {
   files: Map<number, FileRows>;
   symbolRanks: Map<number, number>;
@@ -40,39 +41,56 @@ export interface RankRefresh {
 }
 
 /**
- * Recomputes both PageRanks. With `previous` (the rows as they stood before this update, from
- * rankRowsCache) only the files the writer touched are read again; without it everything is.
+ * How far a stored rank may be from the computed one before an update rewrites it: 0.1 % of the
+ * larger. Every symbol's rank moves a little whenever the graph gains or loses a node (the teleport
+ * share is 1/n), so exact writes rewrote every symbol row, and put the whole table into the
+ * write-ahead log, on every update. The power iteration itself stops at an L1 step below n × 1e-6,
+ * a coarser error than this. Builds and snapshots (tolerance 0) write exact ranks.
  */
-export function refreshRanks(db: Database.Database, writer: IndexWriter, previous: RankRows | null = null): RankRefresh {
+export const RANK_TOLERANCE = 1e-3;
+
+/** Whether a stored rank may stay: equal, or within `tolerance` of the computed one, relative to the larger. */
+export function rankWithin(computed: number, stored: number, tolerance: number): boolean {
+  return computed === stored || Math.abs(computed - stored) <= tolerance * Math.max(Math.abs(computed), Math.abs(stored));
+}
+
+/**
+ * Recomputes both PageRanks. With `previous` (the rows as they stood before this update, from
+ * rankRowsCache) only the files the writer touched are read again; without it everything is. A rank
+ * within `tolerance` of the stored one (see RANK_TOLERANCE) is left as stored, and the returned rows
+ * hold what the tables hold.
+ */
+export function refreshRanks(db: Database.Database, writer: IndexWriter, previous: RankRows | null = null,
+  { tolerance = 0 }: { tolerance?: number } = {}): RankRefresh {
   const touched = writer.touchedFiles();
   const patch = previous ? new Set([...touched.rows, ...touched.edges]) : null;
   const files = patch ? patchRows(db, previous!.files, patch) : loadRows(db, null);
-  const { symbolRanks, fileRanks } = computeRanks(files);
-  const rows = { files, symbolRanks, fileRanks };
-  if (!patch) {
-    const changed = changedFromStored(db, rows);
-    writer.setPageranks(changed.symbols, changed.files);
-    return { mode: 'cold', written: changed.symbols.length + changed.files.length, rows };
-  }
-  const changed = changedRanks(rows, previous!, touched.rows);
+  const rows = { files, ...computeRanks(files) };
+  const changed = patch ? changedRanks(rows, previous!, touched.rows, tolerance) : changedFromStored(db, rows, tolerance);
   writer.setPageranks(changed.symbols, changed.files);
-  return { mode: 'patched', written: changed.symbols.length + changed.files.length, rows };
+  return { mode: patch ? 'patched' : 'cold', written: changed.symbols.length + changed.files.length, rows };
 }
 
 /**
  * The ranks that differ from what the rows hold now: what was written last, or the column's default
  * (0) in rows the writer re-inserted. Module symbols rank 0 (they are no node of the call graph).
+ * Ranks left as they were go back into `now`, so that it holds what the tables hold.
  */
-function changedRanks(now: RankRows, previous: RankRows, reinserted: Set<number>): { symbols: [number, number][]; files: [number, number][] } {
+function changedRanks(now: RankRows, previous: RankRows, reinserted: Set<number>, tolerance: number):
+  { symbols: [number, number][]; files: [number, number][] } {
   const symbols: [number, number][] = [];
   const files: [number, number][] = [];
   for (const [fileId, rows] of now.files) {
     const fresh = reinserted.has(fileId);
     const r = now.fileRanks.get(fileId) ?? 0;
-    if (r !== (fresh ? 0 : previous.fileRanks.get(fileId) ?? 0)) files.push([fileId, r]);
+    const was = fresh ? 0 : previous.fileRanks.get(fileId) ?? 0;
+    if (!rankWithin(r, was, tolerance)) files.push([fileId, r]);
+    else if (r !== was) now.fileRanks.set(fileId, was);
     for (const id of rows.symbols) {
       const v = now.symbolRanks.get(id) ?? 0;
-      if (v !== (fresh ? 0 : previous.symbolRanks.get(id) ?? 0)) symbols.push([id, v]);
+      const stored = fresh ? 0 : previous.symbolRanks.get(id) ?? 0;
+      if (!rankWithin(v, stored, tolerance)) symbols.push([id, v]);
+      else if (v !== stored) now.symbolRanks.set(id, stored);
     }
   }
   return { symbols, files };
@@ -81,14 +99,16 @@ function changedRanks(now: RankRows, previous: RankRows, reinserted: Set<number>
 /**
  * The ranks that differ from the stored ones (0 where a row has none: module symbols, rows not ranked).
  * Reading every rank costs a few milliseconds; rewriting every row (and first zeroing them all) put
- * both tables into the write-ahead log on every update, however few ranks moved.
+ * both tables into the write-ahead log on every update, however few ranks moved. Ranks left as stored
+ * go back into `now`.
  */
-function changedFromStored(db: Database.Database, now: RankRows): { symbols: [number, number][]; files: [number, number][] } {
+function changedFromStored(db: Database.Database, now: RankRows, tolerance: number): { symbols: [number, number][]; files: [number, number][] } {
   const differing = (table: 'symbols' | 'files', ranks: Map<number, number>): [number, number][] => {
     const out: [number, number][] = [];
     for (const [id, stored] of db.prepare(`SELECT id, pagerank FROM ${table}`).raw().all() as [number, number][]) {
       const r = ranks.get(id) ?? 0;
-      if (r !== stored) out.push([id, r]);
+      if (!rankWithin(r, stored, tolerance)) out.push([id, r]);
+      else if (r !== stored) ranks.set(id, stored);
     }
     return out;
   };

@@ -38,15 +38,30 @@ function resolveGitDir(root: string): string | null {
   return m ? path.resolve(root, m[1].trim()) : null;
 }
 
+/** The directory a git directory shares refs, config and info/ with: the main repository's for a linked worktree (commondir). */
+function commonDir(gitDir: string): string {
+  try {
+    return path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+  } catch {
+    return gitDir; // not a linked worktree
+  }
+}
+
+/**
+ * `<common git dir>/info/exclude` found from the files under `.git`, as `git rev-parse --git-path
+ * info/exclude` answers, without starting git; null when there is no `.git` or git's environment
+ * variables may point elsewhere (then ask git).
+ */
+export function infoExcludePath(root: string): string | null {
+  if (process.env.GIT_DIR || process.env.GIT_COMMON_DIR) return null;
+  const gitDir = resolveGitDir(root);
+  return gitDir ? path.join(commonDir(gitDir), 'info', 'exclude') : null;
+}
+
 /** The commit a ref names (loose file or packed-refs), null for an unborn branch, undefined when unsure. */
 function readRef(gitDir: string, ref: string): string | null | undefined {
   // Worktrees keep their own HEAD but share refs with the main repository (commondir).
-  let common = gitDir;
-  try {
-    common = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
-  } catch {
-    /* not a worktree */
-  }
+  const common = commonDir(gitDir);
   for (const dir of [gitDir, common]) {
     try {
       const v = fs.readFileSync(path.join(dir, ref), 'utf8').trim();
