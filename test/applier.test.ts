@@ -59,18 +59,24 @@ describe('crash safety', () => {
     for (let i = 0; i < n; i += 2) fs.writeFileSync(path.join(root, `pkg/m${i}.py`), module(i, n, 1));
     const t = performance.now();
     expect(runCg(['update', '-q'], root).code).toBe(0);
-    const span = performance.now() - t;
+    let span = performance.now() - t;
     let interrupted = 0;
     for (let trial = 0; trial < 50; trial++) {
       const version = trial + 2;
       // Mostly incremental updates; every fifth trial changes most files, which takes the rebuild path.
       const share = trial % 5 === 4 ? 0.9 : 0.25;
       for (let i = 0; i < n; i++) if ((i * 7 + trial) % 100 < share * 100) fs.writeFileSync(path.join(root, `pkg/m${i}.py`), module(i, n, version));
+      const started = performance.now();
       const child = spawn(process.execPath, [CG, 'update', '-q'], { cwd: root, stdio: 'ignore' });
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      const exited = new Promise<{ signal: NodeJS.Signals | null; ms: number }>((resolve) =>
+        child.once('exit', (_code, signal) => resolve({ signal, ms: performance.now() - started })));
       await sleep(Math.random() * span * 1.2);
       child.kill('SIGKILL');
-      if ((await exited) === 'SIGKILL') interrupted++;
+      const end = await exited;
+      if (end.signal === 'SIGKILL') interrupted++;
+      // An update that ended before its kill says how long updates take on this machine now (its load
+      // changes by the minute): the next kill is spread over that, so most kills still land in a run.
+      else span = end.ms;
       // The next run after the kill: in this process (the applier's logic is what converges; a process
       // start per trial cost a third of this test), while the killed one above is a real process.
       await updateIndex(root);
