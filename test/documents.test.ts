@@ -64,6 +64,7 @@ second: document
   ]),
   'src/app.py': 'def calibrate_sensor(probe):\n    """Calibrate the sensor with a probe."""\n    return probe\n',
   'package-lock.json': '{"lockfileVersion": 3}\n',
+  'data/runs.json': `{"runs": [\n${Array.from({ length: 10 }, (_, i) => `  {"id": ${i}, "score": 0.${i}}`).join(',\n')}\n]}\n`,
 };
 
 let root: string;
@@ -99,6 +100,9 @@ describe('document units', () => {
     ]);
     expect(symbolsWhere(db, "s.qualified_name = 'retry.backoff'")[0]).toMatchObject({ signature: 'retry.backoff: exponential with jitter', startLine: 4 });
     expect(units('data/settings.json')).toContain('key tags 6-6');
+    // A list of records: its first three say its shape; the list's own key spans all ten.
+    expect(units('data/runs.json')).toEqual(['key runs 1-12', 'key runs.0 2-2', 'key runs.0.id 2-2', 'key runs.0.score 2-2',
+      'key runs.1 3-3', 'key runs.1.id 3-3', 'key runs.1.score 3-3', 'key runs.2 4-4', 'key runs.2.id 4-4', 'key runs.2.score 4-4']);
   });
 
   it('.env: key names only; the values are in no table, term or answer', async () => {
