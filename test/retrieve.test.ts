@@ -7,7 +7,7 @@ import { buildContext, BUNDLE_MIN_CONFIDENCE, BUNDLE_PLACES } from '../src/retri
 import { renderContext } from '../src/cli/commands/query-cmd.js';
 import { CgError } from '../src/errors.js';
 import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
-import { tokenCounter, tokenFloor } from '../src/retrieve/tokens.js';
+import { stretchCounter, tokenCounter, tokenFloor } from '../src/retrieve/tokens.js';
 import { currentDbPath, openReader } from '../src/store/db.js';
 import { copyFixture, git, indexFixture, makeRepo, ROOT, runCg, type Indexed } from './helpers.js';
 
@@ -130,6 +130,32 @@ describe('token counts', () => {
         expect(floor(s)).toBeLessThanOrEqual(count(s));
       }
     }
+  });
+
+  it('counts JSON answers stretch by stretch (cut after objects\' first keys) exactly as the encoder, stretches shared between texts', async () => {
+    const { Tiktoken } = await import('js-tiktoken/lite');
+    const ranks = (await import('js-tiktoken/ranks/cl100k_base')).default;
+    const enc = new Tiktoken(ranks);
+    const stretches = stretchCounter(await tokenCounter());
+    // Keys that end in a letter (a cut), and keys where a cut would split a piece: `_` or a digit or a
+    // non-ASCII letter before the quote, an escaped quote, a key's quote run into punctuation.
+    const keys = ['name', 'file_path', 'line', 'a_', 'x1', 'é', 'naïve', 'q\\"', '', 'kind', 'ends_', 'confidence'];
+    const values = ['Console.print', 'rich/console.py', 42, 0.25, null, true, 'déjà…', '"quoted"', 'a\nb', '<|endoftext|>', '😀', ''];
+    let seed = 140;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)];
+    const object = (depth: number): Record<string, unknown> => Object.fromEntries(Array.from({ length: 1 + Math.floor(next() * 5) }, () => {
+      const r = next();
+      return [pick(keys), depth < 3 && r < 0.2 ? object(depth + 1) : depth < 3 && r < 0.35 ? Array.from({ length: Math.floor(next() * 6) }, () => object(depth + 1)) : pick(values)];
+    }));
+    // Answers with a list cut at several lengths, as fitAnswer measures them: the later ones reuse stretches.
+    const texts: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const entries = Array.from({ length: 1 + Math.floor(next() * 30) }, () => object(1));
+      const head = object(1);
+      for (const k of [entries.length, Math.floor(entries.length / 2), 1, 0]) texts.push(JSON.stringify({ ...head, callers: entries.slice(0, k), tokens_used: k * 7 }));
+    }
+    for (const text of texts) expect(stretches(text), text).toBe(enc.encode(text, 'all').length);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Freshness } from '../store/freshness.js';
-import { tokenCounter } from '../retrieve/tokens.js';
+import { stretchCounter, tokenCounter } from '../retrieve/tokens.js';
 import { plural } from '../words.js';
 import { errorBody, makeError, type ToolError } from './errors.js';
 import type { FinishedAnswer, ToolAnswer } from './registry.js';
@@ -70,9 +70,12 @@ export function staleAware(e: ToolError, f: Freshness): ToolError {
     'Use read_file or grep for it now.', e.details);
 }
 
-/** Tokens of what the agent reads: a client shows the model the text content or the structured content, so the larger counts. */
-export async function answerTokens(done: FinishedAnswer): Promise<number> {
-  const count = await tokenCounter();
+/**
+ * Tokens of what the agent reads: a client shows the model the text content or the structured content,
+ * so the larger counts. `count` is the shared tokenizer's counter unless the caller brings its own.
+ */
+export async function answerTokens(done: FinishedAnswer, count?: (text: string) => number): Promise<number> {
+  count ??= await tokenCounter();
   const json = JSON.stringify(done.structured);
   const text = done.texts.join('\n');
   // A JSON answer's text is its structured content: counted once.
@@ -89,8 +92,10 @@ export async function answerTokens(done: FinishedAnswer): Promise<number> {
 export async function fitAnswer(budget: number, n: number, build: (k: number, tokensUsed: number) => ToolAnswer,
   finishAnswer: (a: ToolAnswer) => FinishedAnswer): Promise<{ answer: ToolAnswer; kept: number; tokens: number }> {
   const memo = new Map<number, number>();
+  // The answers measured share most of their entries: each entry is counted once (stretchCounter).
+  const count = stretchCounter(await tokenCounter());
   const measure = async (k: number) => {
-    if (!memo.has(k)) memo.set(k, await answerTokens(finishAnswer(build(k, budget))));
+    if (!memo.has(k)) memo.set(k, await answerTokens(finishAnswer(build(k, budget)), count));
     return memo.get(k)!;
   };
   const fits = async (k: number) => (await measure(k)) <= budget;
@@ -139,10 +144,10 @@ export async function fitAnswer(budget: number, n: number, build: (k: number, to
   // it changes the count again, the upper bound measured with the budget in its place).
   const probeTokens = await measure(lo);
   let answer = build(lo, probeTokens);
-  let tokens = await answerTokens(finishAnswer(answer));
+  let tokens = await answerTokens(finishAnswer(answer), count);
   if (tokens !== probeTokens) {
     const again = build(lo, tokens);
-    if ((await answerTokens(finishAnswer(again))) === tokens) answer = again;
+    if ((await answerTokens(finishAnswer(again), count)) === tokens) answer = again;
   }
   return { answer, kept: lo, tokens };
 }

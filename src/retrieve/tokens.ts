@@ -152,6 +152,42 @@ export function rememberingCounter(count: (text: string) => number): (text: stri
   };
 }
 
+/**
+ * A counter for one piece of work that counts many texts sharing long stretches: a list answer measured
+ * whole with 8, then 60, then 52 of the same entries while it is fitted to a budget. Each text is cut
+ * after the first key of every JSON object (`{"name` | `":"Console.print",…`), where that key ends in a
+ * letter and a quote follows: a piece end of the encoding (pieceEnd), so the text's count is the sum of
+ * its stretches' counts, and a stretch (about one entry) is counted once however many texts hold it.
+ * Counting a hub symbol's answer again costs a scan for `{"` and a lookup per entry instead of the
+ * pattern's match per piece. Text with special-token markers (`<|`) is counted whole. It keeps every
+ * stretch it counted: not for a long-lived counter.
+ */
+export function stretchCounter(count: (text: string) => number): (text: string) => number {
+  const seen = new Map<string, number>();
+  const stretch = (text: string) => {
+    let n = seen.get(text);
+    if (n === undefined) {
+      n = count(text);
+      seen.set(text, n);
+    }
+    return n;
+  };
+  return (text) => {
+    if (text.includes('<|')) return count(text);
+    let n = 0;
+    let from = 0;
+    for (let open = text.indexOf('{"'); open >= 0; open = text.indexOf('{"', open + 2)) {
+      const end = text.indexOf('"', open + 2);
+      if (end < 0) break;
+      if (end > from && pieceEnd(text, end)) {
+        n += stretch(text.slice(from, end));
+        from = end;
+      }
+    }
+    return n + stretch(text.slice(from));
+  };
+}
+
 const PIECE_CACHE = 50_000;
 const pieceTokens = new Map<string, number>();
 
