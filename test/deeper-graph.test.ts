@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
 import { buildIndex } from '../src/indexer/build.js';
 import { openReader } from '../src/store/db.js';
+import { edgesFrom, edgesFromEach, edgesTo, edgesToEach } from '../src/store/queries.js';
 import { symbolReferences } from '../src/graph/refs.js';
 import { blastRadius, testsFor } from '../src/graph/blast.js';
 import { runQuery } from '../src/retrieve/query.js';
@@ -46,6 +47,8 @@ beforeAll(async () => {
       'struct HexCoder: Coder {', '    func decode(_ data: String) -> Int { return 0 }',
       '    func decode(_ data: String, radix: Int) -> Int { return radix }', '    func kind() -> Any.Type { return HexCoder.self }', '}', '',
     ].join('\n'),
+    // Ties: several calls on one line, to one function and to two (edges of a node with equal lines).
+    'app/ties.py': 'def b(x):\n    return x\n\n\ndef c(x):\n    return x\n\n\ndef a():\n    return b(1) + c(b(2)) + b(c(3))\n\n\ndef d():\n    return a() + a()\n',
     'tests/test_users.py': [
       'from app.users import User, greet', '', '',
       'def test_greet():', '    assert greet(User()) == "hi x"', '',
@@ -55,6 +58,34 @@ beforeAll(async () => {
   db = openReader(root);
 });
 afterAll(() => db?.close());
+
+describe('edge order', () => {
+  it('a frontier read at once gives each node its edges as its own query does: by line, then kind, then as written', () => {
+    const ids = (db.prepare('SELECT id FROM symbols ORDER BY id').pluck().all() as number[]);
+    let ties = 0;
+    for (const kinds of [['calls', 'registers'], ['calls', 'registers', 'fires'], ['extends', 'implements', 'overrides'], ['calls'], ['reads']]) {
+      // In several orders and chunks, as frontiers come.
+      for (const frontier of [ids, [...ids].reverse(), ids.filter((_, i) => i % 3 === 0)]) {
+        const to = edgesToEach(db, frontier, kinds);
+        const from = edgesFromEach(db, frontier, kinds);
+        for (const id of frontier) {
+          const one = edgesTo(db, id, kinds);
+          expect(to.get(id) ?? [], `edges to ${id} (${kinds})`).toEqual(one);
+          expect(from.get(id) ?? [], `edges from ${id} (${kinds})`).toEqual(edgesFrom(db, id, kinds));
+          for (let i = 1; i < one.length; i++) {
+            const [p, e] = [one[i - 1], one[i]];
+            expect((p.line ?? -1) < (e.line ?? -1) || (p.line === e.line && p.kind <= e.kind)).toBe(true);
+            if (p.line === e.line) ties++;
+          }
+        }
+      }
+    }
+    const a = edgesFrom(db, (db.prepare("SELECT id FROM symbols WHERE qualified_name = 'a'").pluck().get() as number), ['calls']);
+    expect(a.length).toBeGreaterThan(1);
+    expect(new Set(a.map((e) => e.line)).size).toBe(1);
+    expect(ties).toBeGreaterThan(0);
+  });
+});
 
 describe('overrides in answers', () => {
   it('refs --hierarchy of a method: what it overrides, and what overrides it', () => {

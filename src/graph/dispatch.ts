@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { edgesFrom, edgesTo, edgesWithTarget } from '../store/queries.js';
+import { edgesFrom, edgesTo, edgesWithTarget, type EdgeInfo } from '../store/queries.js';
 
 /**
  * Calls that go through a name rather than a reference: code fires a hook or event (`do_action('init')`,
@@ -32,8 +32,13 @@ export interface NamedCall {
 
 /** The symbols that fire a name under which `callbackId` is registered. */
 export function firedBy(db: Database.Database, callbackId: number): NamedCall[] {
+  return firedThrough(db, edgesTo(db, callbackId, ['registers']));
+}
+
+/** firedBy for a callback's `registers` edges already read (in edgesTo's order). */
+export function firedThrough(db: Database.Database, registrations: EdgeInfo[]): NamedCall[] {
   const out: NamedCall[] = [];
-  for (const reg of edgesTo(db, callbackId, ['registers'])) {
+  for (const reg of registrations) {
     if (!reg.target) continue;
     for (const f of edgesWithTarget(db, 'fires', reg.target)) {
       out.push({ id: f.src, line: f.line, confidence: reg.confidence * f.confidence * weightOf(reg.target), target: reg.target });
@@ -44,8 +49,13 @@ export function firedBy(db: Database.Database, callbackId: number): NamedCall[] 
 
 /** The callbacks registered under the names `symbolId` fires. */
 export function firesInto(db: Database.Database, symbolId: number): NamedCall[] {
+  return firesThrough(db, edgesFrom(db, symbolId, ['fires']));
+}
+
+/** firesInto for a symbol's `fires` edges already read (in edgesFrom's order). */
+export function firesThrough(db: Database.Database, firings: EdgeInfo[]): NamedCall[] {
   const out: NamedCall[] = [];
-  for (const f of edgesFrom(db, symbolId, ['fires'])) {
+  for (const f of firings) {
     if (!f.target) continue;
     for (const reg of edgesWithTarget(db, 'registers', f.target)) {
       if (reg.dst !== null) out.push({ id: reg.dst, line: f.line, confidence: reg.confidence * f.confidence * weightOf(f.target), target: f.target });

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
-import { edgesFrom, edgesTo, findSymbolsByRef, symbolsByIds, type SymbolInfo } from '../store/queries.js';
+import { edgesFrom, edgesFromEach, edgesTo, edgesToEach, findSymbolsByRef, symbolsByIds, type EdgeInfo, type SymbolInfo } from '../store/queries.js';
 import { traverse, type Hop } from './traverse.js';
 import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
-import { firedBy, firesInto } from './dispatch.js';
+import { firedThrough, firesThrough, type NamedCall } from './dispatch.js';
 import { appendAll } from '../arrays.js';
 
 export interface RefEntry extends SymbolInfo {
@@ -77,33 +77,47 @@ export function pickSymbol(db: Database.Database, ref: string, fileGlob?: string
 }
 
 const CALL_KINDS = ['calls', 'registers'];
+const hopFrom = (e: EdgeInfo): Hop => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind, target: e.target });
+const hopTo = (e: EdgeInfo): Hop => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind, target: e.target });
+const fired = (f: NamedCall): Hop => ({ id: f.id, line: f.line, confidence: f.confidence, relation: 'fires' });
 /** What data can be read or written through: types (their fields), constants, modules (their globals). */
 const DATA_HOLDERS = new Set(['class', 'struct', 'interface', 'enum', 'trait', 'type', 'constant', 'module']);
 
 export function symbolReferences(db: Database.Database, ref: string, opts: RefsOptions): RefsResult {
   const target = pickSymbol(db, ref, opts.fileGlob);
   const result: RefsResult = { target, warnings: [] };
-  // Registrations and fired names count as calls: the endpoint or hook runs the callback.
-  const callers = (id: number): Hop[] => [
-    ...edgesTo(db, id, CALL_KINDS).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind, target: e.target })),
-    ...firedBy(db, id).map((f) => ({ id: f.id, line: f.line, confidence: f.confidence, relation: 'fires' })),
-  ];
-  const callees = (id: number): Hop[] => [
-    ...edgesFrom(db, id, CALL_KINDS).filter((e) => e.dst !== null)
-      .map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind, target: e.target })),
-    ...firesInto(db, id).map((f) => ({ id: f.id, line: f.line, confidence: f.confidence, relation: 'fires' })),
-  ];
+  // Registrations and fired names count as calls: the endpoint or hook runs the callback. A frontier's
+  // edges are read at once; a node's `registers` edges are among its callers' (firedThrough).
+  const callers = (ids: number[]): Hop[][] => {
+    const edges = edgesToEach(db, ids, CALL_KINDS);
+    return ids.map((id) => {
+      const es = edges.get(id) ?? [];
+      return [...es.map(hopFrom), ...firedThrough(db, es.filter((e) => e.kind === 'registers')).map(fired)];
+    });
+  };
+  const callees = (ids: number[]): Hop[][] => {
+    const edges = edgesFromEach(db, ids, [...CALL_KINDS, 'fires']);
+    return ids.map((id) => {
+      const es = edges.get(id) ?? [];
+      return [...es.filter((e) => e.kind !== 'fires' && e.dst !== null).map(hopTo), ...firesThrough(db, es.filter((e) => e.kind === 'fires')).map(fired)];
+    });
+  };
   if (opts.callers) result.callers = entries(db, traverse(target.id, callers, opts.depth), target);
   if (opts.callees) result.callees = entries(db, traverse(target.id, callees, opts.depth), target);
   // Types extend and implement types; methods override methods: one walk serves both.
   const kinds = ['extends', 'implements', 'overrides'];
   if (opts.hierarchy || opts.subtypes) {
-    const subs = (id: number): Hop[] => edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind }));
+    const subs = (ids: number[]): Hop[][] => {
+      const edges = edgesToEach(db, ids, kinds);
+      return ids.map((id) => (edges.get(id) ?? []).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind })));
+    };
     result.subtypes = entries(db, traverse(target.id, subs, opts.depth), target);
   }
   if (opts.hierarchy || opts.supertypes) {
-    const supers = (id: number): Hop[] => edgesFrom(db, id, kinds)
-      .filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind }));
+    const supers = (ids: number[]): Hop[][] => {
+      const edges = edgesFromEach(db, ids, kinds);
+      return ids.map((id) => (edges.get(id) ?? []).filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind })));
+    };
     result.supertypes = entries(db, traverse(target.id, supers, opts.depth), target);
   }
   const access = (kind: string, incoming: boolean) => dataAccess(db, target, kind, incoming);

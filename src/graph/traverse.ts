@@ -24,13 +24,18 @@ export interface Reached {
   target?: string | null;
 }
 
-export function traverse(start: number, neighbors: (id: number) => Hop[], maxDepth: number, limit = 1000): Reached[] {
+/**
+ * The walk asks for a whole frontier's neighbours at once (`neighbors(ids)[i]` are those of `ids[i]`,
+ * in the order one node's query gives them): a hub's hundred callers are one query, not a hundred.
+ */
+export function traverse(start: number, neighbors: (ids: number[]) => Hop[][], maxDepth: number, limit = 1000): Reached[] {
   const seen = new Map<number, Reached>();
   let frontier: { id: number; confidence: number }[] = [{ id: start, confidence: 1 }];
   for (let depth = 1; depth <= maxDepth && frontier.length; depth++) {
     const next: { id: number; confidence: number }[] = [];
-    for (const from of frontier) {
-      for (const hop of neighbors(from.id)) {
+    const hops = neighbors(frontier.map((f) => f.id));
+    for (const [i, from] of frontier.entries()) {
+      for (const hop of hops[i]) {
         if (hop.id === start) continue;
         const conf = from.confidence * hop.confidence;
         const prev = seen.get(hop.id);

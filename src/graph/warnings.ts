@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { prepared } from '../store/queries.js';
 
 /**
  * Warnings every graph and retrieval answer carries (spec 004, FR-003): how many of the relations it
@@ -39,7 +40,7 @@ export function answerWarnings(db: Database.Database, evidence: AnswerEvidence, 
 export function partialFiles(db: Database.Database, paths: Iterable<string>): string[] {
   const list = [...new Set(paths)];
   if (!list.length) return [];
-  return db.prepare('SELECT path FROM files WHERE partial = 1 AND path IN (SELECT value FROM json_each(?)) ORDER BY path')
+  return prepared(db, 'SELECT path FROM files WHERE partial = 1 AND path IN (SELECT value FROM json_each(?)) ORDER BY path')
     .pluck().all(JSON.stringify(list)) as string[];
 }
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { traverse, type Hop } from '../graph/traverse.js';
-import { edgesFrom, edgesTo, symbolById } from '../store/queries.js';
+import { edgesFrom, edgesFromEach, edgesTo, edgesToEach, symbolById } from '../store/queries.js';
 import { enclosingFunctions } from './nesting.js';
 import type { Region } from './regions.js';
 
@@ -35,9 +35,13 @@ export function expandRegions(db: Database.Database, seeds: Region[], depth: num
     out.set(id, { fileId: -1, path: s.file, symbol: s.kind === 'module' ? null : s, startLine: s.startLine, endLine: end, rationale, score,
       relationConfidence, sources: ['graph'] });
   };
-  const hop = (kinds: string[], reverse: boolean) => (id: number): Hop[] =>
-    (reverse ? edgesTo(db, id, kinds).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence }))
-      : edgesFrom(db, id, kinds).filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence })));
+  const hop = (kinds: string[], reverse: boolean) => (ids: number[]): Hop[][] => {
+    const edges = (reverse ? edgesToEach : edgesFromEach)(db, ids, kinds);
+    return ids.map((id) => (edges.get(id) ?? []).flatMap((e) => {
+      const other = reverse ? e.src : e.dst;
+      return other === null ? [] : [{ id: other, line: e.line, confidence: e.confidence }];
+    }));
+  };
   for (const seed of seeds) {
     if (!seed.symbol) continue;
     const name = seed.symbol.qualifiedName;

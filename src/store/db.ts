@@ -5,6 +5,7 @@ import { CG_DIR } from '../paths.js';
 import { CgError, errorMessage, nativeModuleError } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { SCHEMA_VERSION, createTables } from './schema.js';
+import { prepared } from './queries.js';
 
 /**
  * On-disk layout under `.codegraph/`:
@@ -37,8 +38,9 @@ export function currentDbPath(root: string): string | null {
 
 export type Meta = Record<string, string>;
 
+/** Read on every answer (its freshness): the statement is compiled once per handle. */
 export function readMeta(db: Database.Database): Meta {
-  const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+  const rows = prepared(db, 'SELECT key, value FROM meta').all() as { key: string; value: string }[];
   return Object.fromEntries(rows.map((r) => [r.key, r.value]));
 }
 

@@ -188,20 +188,56 @@ export interface EdgeInfo {
   target: string | null;
 }
 
+const EDGE_COLUMNS = 'src_id, dst_id, kind, confidence, line, target';
+type EdgeRow = [number, number | null, string, number, number | null, string | null];
+/** Edges are read as arrays and made into objects here: better-sqlite3's row objects cost ~1.5x (a hub's walk reads ~350). */
+const toEdge = (r: EdgeRow): EdgeInfo => ({ src: r[0], dst: r[1], kind: r[2], confidence: r[3], line: r[4], target: r[5] });
+const edgeRows = (st: Database.Statement, ...params: unknown[]) => (st.raw().all(...params) as EdgeRow[]).map(toEdge);
+/**
+ * A node's edges come in a stated order: by line, then kind, then the order they were written (rowid).
+ * It is the order SQLite gave for `ORDER BY line` alone on these indexes (checked on every node of an
+ * index of rich), stated so that a walk reading a whole frontier's edges at once (edgesToEach) gets each
+ * node's edges in the same order as one node's query, and so the same answer.
+ */
+const EDGE_ORDER = 'line, kind, rowid';
+const kindList = (kinds: string[]) => kinds.map(() => '?').join(',');
+
 export function edgesTo(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
-  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
-    WHERE dst_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
+  return edgeRows(prepared(db, `SELECT ${EDGE_COLUMNS} FROM edges WHERE dst_id = ? AND kind IN (${kindList(kinds)}) ORDER BY ${EDGE_ORDER}`), id, ...kinds);
 }
 
 export function edgesFrom(db: Database.Database, id: number, kinds: string[]): EdgeInfo[] {
-  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
-    WHERE src_id = ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY line`).all(id, ...kinds) as EdgeInfo[];
+  return edgeRows(prepared(db, `SELECT ${EDGE_COLUMNS} FROM edges WHERE src_id = ? AND kind IN (${kindList(kinds)}) ORDER BY ${EDGE_ORDER}`), id, ...kinds);
+}
+
+/**
+ * edgesTo of many nodes in one statement, keyed by node (a node without such edges is absent), each
+ * node's edges in the same order: a walk's frontier of a hub's callers costs one query, not one each.
+ */
+export function edgesToEach(db: Database.Database, ids: number[], kinds: string[]): Map<number, EdgeInfo[]> {
+  return byNode(edgeRows(prepared(db, `SELECT ${EDGE_COLUMNS} FROM edges WHERE dst_id IN (SELECT value FROM json_each(?))
+    AND kind IN (${kindList(kinds)}) ORDER BY dst_id, ${EDGE_ORDER}`), JSON.stringify(ids), ...kinds), (e) => e.dst!);
+}
+
+/** edgesFrom of many nodes in one statement (as edgesToEach). */
+export function edgesFromEach(db: Database.Database, ids: number[], kinds: string[]): Map<number, EdgeInfo[]> {
+  return byNode(edgeRows(prepared(db, `SELECT ${EDGE_COLUMNS} FROM edges WHERE src_id IN (SELECT value FROM json_each(?))
+    AND kind IN (${kindList(kinds)}) ORDER BY src_id, ${EDGE_ORDER}`), JSON.stringify(ids), ...kinds), (e) => e.src);
+}
+
+function byNode(edges: EdgeInfo[], node: (e: EdgeInfo) => number): Map<number, EdgeInfo[]> {
+  const out = new Map<number, EdgeInfo[]>();
+  for (const e of edges) {
+    const list = out.get(node(e));
+    if (list) list.push(e);
+    else out.set(node(e), [e]);
+  }
+  return out;
 }
 
 /** Edges of a kind with a given target (`registers` and `fires` share `kind:name` targets: src/extract/registrations.ts). */
 export function edgesWithTarget(db: Database.Database, kind: string, target: string): EdgeInfo[] {
-  return prepared(db, `SELECT src_id AS src, dst_id AS dst, kind, confidence, line, target FROM edges
-    WHERE target = ? AND kind = ? ORDER BY file_id, line`).all(target, kind) as EdgeInfo[];
+  return edgeRows(prepared(db, `SELECT ${EDGE_COLUMNS} FROM edges WHERE target = ? AND kind = ? ORDER BY file_id, line`), target, kind);
 }
 
 export interface FileRow {
