@@ -98,7 +98,7 @@ export function testsFor(db: Database.Database, input: ChangeInput, depth: numbe
   const tests = testHits(walk.reached, seeds);
   // A changed test is itself a test to run.
   for (const c of changed) {
-    if (c.symbol.isTest) tests.unshift({ ...ref(c.symbol), depth: 0, confidence: 1, path: [{ symbol: c.symbol.qualifiedName, file: c.symbol.file, line: c.symbol.startLine, relation: null }] });
+    if (c.symbol.isTest) tests.unshift(Object.assign(ref(c.symbol), { depth: 0, confidence: 1, path: [{ symbol: c.symbol.qualifiedName, file: c.symbol.file, line: c.symbol.startLine, relation: null }] }));
   }
   const warnings: string[] = [];
   if (!changed.length) warnings.push('None of the inputs matched an indexed symbol or file; see unmatched.');
@@ -109,12 +109,12 @@ export function testsFor(db: Database.Database, input: ChangeInput, depth: numbe
 }
 
 function changedRef(c: ChangedSymbol): SymbolRef & { reason: string } {
-  return { ...ref(c.symbol), reason: c.reason };
+  return Object.assign(ref(c.symbol), { reason: c.reason });
 }
 
 function testHits(reached: Map<number, Reach>, seeds: Map<number, SymbolInfo>): TestHit[] {
   return [...reached.values()].filter((r) => r.isTest)
-    .map((r) => ({ ...ref(r.symbol), depth: r.depth, confidence: round(r.confidence), path: pathTo(reached, r.symbol.id, seeds) }))
+    .map((r) => Object.assign(ref(r.symbol), { depth: r.depth, confidence: round(r.confidence), path: pathTo(reached, r.symbol.id, seeds) }))
     .sort((a, b) => b.confidence - a.confidence || a.depth - b.depth || a.file.localeCompare(b.file) || a.startLine - b.startLine);
 }
 
@@ -186,8 +186,9 @@ export function blastRadius(db: Database.Database, input: ChangeInput, depth: nu
   const seeds = new Map(changed.map((c) => [c.symbol.id, c.symbol]));
   const testFilesSet = testFilesOf(db);
   const walk = dependents(db, [...seeds.values()], { depth, testFiles: testFilesSet, ...CHANGE_WALK[changeType] });
-  const all: Dependent[] = [...walk.reached.values()].map((r) => ({
-    ...ref(r.symbol), depth: r.depth, relation: r.relation, via: (seeds.get(r.via) ?? walk.reached.get(r.via)?.symbol)?.qualifiedName ?? '',
+  // Object.assign onto the new record rather than a spread of it: V8 copies through a spread several times slower (hundreds per hub).
+  const all: Dependent[] = [...walk.reached.values()].map((r): Dependent => Object.assign(ref(r.symbol), {
+    depth: r.depth, relation: r.relation, via: (seeds.get(r.via) ?? walk.reached.get(r.via)?.symbol)?.qualifiedName ?? '',
     line: r.line, confidence: round(r.confidence), isTest: r.isTest,
   })).sort((a, b) => a.depth - b.depth || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine);
   let graph: BlastRadius['graph'];

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { edgesFrom, edgesTo, symbolById, type SymbolInfo } from '../store/queries.js';
-import { firedBy } from './dispatch.js';
+import { edgesFromEach, edgesToEach, symbolById, symbolsByIds, type EdgeInfo, type SymbolInfo } from '../store/queries.js';
+import { firedThrough } from './dispatch.js';
 import { RankGraph, type WeightedEdge } from './pagerank.js';
 
 /**
@@ -56,14 +56,23 @@ export function dependents(db: Database.Database, seeds: SymbolInfo[], opts: Dep
     if (!cache.has(id)) cache.set(id, symbolById(db, id));
     return cache.get(id)!;
   };
+  // The symbols a frontier reaches are read at once (a hub's hundreds of dependents: one query, not one each).
+  const getAll = (ids: number[]) => {
+    const missing = ids.filter((id) => !cache.has(id));
+    if (!missing.length) return;
+    const found = symbolsByIds(db, missing);
+    for (const id of missing) cache.set(id, found.get(id) ?? null);
+  };
   for (const s of seeds) cache.set(s.id, s);
   const isTest = (s: SymbolInfo) => s.isTest || (s.kind === 'module' && opts.testFiles.has(s.file));
   let frontier = seeds.map((s) => ({ sym: s, confidence: 1 }));
   let truncated = false;
   for (let depth = 1; depth <= opts.depth && frontier.length; depth++) {
     const next: typeof frontier = [];
-    for (const { sym, confidence } of frontier) {
-      for (const hop of incoming(db, sym, get, opts.relations ?? DEPENDENT_RELATIONS, opts.containerImports ?? true)) {
+    const hops = incoming(db, frontier.map((f) => f.sym), get, getAll, opts.relations ?? DEPENDENT_RELATIONS, opts.containerImports ?? true);
+    getAll(hops.flatMap((list) => list.map((h) => h.src)));
+    for (const [i, { sym, confidence }] of frontier.entries()) {
+      for (const hop of hops[i]) {
         if (seedIds.has(hop.src)) continue;
         const src = get(hop.src);
         if (!src) continue;
@@ -93,33 +102,54 @@ const IMPORT_WEIGHT = 0.6;
 /** A call of the overridden method runs the override only for objects of the overriding type: weaker than a call. */
 const DISPATCH_WEIGHT = 0.6;
 
+type Hop = { src: number; kind: Relation; line: number | null; confidence: number };
+
 /**
- * Edges into a symbol. Imports name a file's module or a top-level definition, so a method is also
- * reached by whoever imports its class or its module (at the import's confidence, scaled down: an
+ * Edges into each symbol of a frontier (`incoming(...)[i]` are those of `syms[i]`), each kind read for
+ * the whole frontier at once. Imports name a file's module or a top-level definition, so a method is
+ * also reached by whoever imports its class or its module (at the import's confidence, scaled down: an
  * import of the module is weaker evidence than a call). Following calls also follows the code that
  * fires a hook or event the symbol is registered under, and the callers of the method it overrides.
  */
-function incoming(db: Database.Database, sym: SymbolInfo, get: (id: number) => SymbolInfo | null, relations: readonly Relation[],
-  containerImports: boolean): { src: number; kind: Relation; line: number | null; confidence: number }[] {
-  const out = edgesTo(db, sym.id, [...relations]).map((e) => ({ src: e.src, kind: e.kind as Relation, line: e.line,
-    confidence: e.kind === 'imports' ? e.confidence * IMPORT_WEIGHT : e.confidence }));
+function incoming(db: Database.Database, syms: SymbolInfo[], get: (id: number) => SymbolInfo | null, getAll: (ids: number[]) => void,
+  relations: readonly Relation[], containerImports: boolean): Hop[][] {
+  const ids = syms.map((s) => s.id);
+  const calls = relations.includes('calls');
+  // A callback's registrations (to the code that fires its hook) are read with its other edges.
+  const edges = edgesToEach(db, ids, calls && !relations.includes('registers') ? [...relations, 'registers'] : [...relations]);
+  const chains = new Map<number, SymbolInfo[]>();
   if (containerImports && relations.includes('imports')) {
-    for (let p = sym.parentId === null ? null : get(sym.parentId); p; p = p.parentId === null ? null : get(p.parentId)) {
-      const weight = IMPORT_WEIGHT * (p.kind === 'module' ? 0.5 : 0.8);
-      for (const e of edgesTo(db, p.id, ['imports'])) out.push({ src: e.src, kind: 'imports', line: e.line, confidence: e.confidence * weight });
+    getAll(syms.flatMap((s) => (s.parentId === null ? [] : [s.parentId])));
+    for (const s of syms) {
+      const chain: SymbolInfo[] = [];
+      for (let p = s.parentId === null ? null : get(s.parentId); p; p = p.parentId === null ? null : get(p.parentId)) chain.push(p);
+      chains.set(s.id, chain);
     }
   }
-  if (!relations.includes('calls')) return out;
-  for (const f of firedBy(db, sym.id)) out.push({ src: f.id, kind: 'fires', line: f.line, confidence: f.confidence });
+  const containerEdges = chains.size ? edgesToEach(db, [...new Set([...chains.values()].flat().map((p) => p.id))], ['imports']) : new Map<number, EdgeInfo[]>();
+  const overrides = calls ? edgesFromEach(db, ids, ['overrides']) : new Map<number, EdgeInfo[]>();
   const dispatched = relations.filter((r) => r === 'calls' || r === 'tests');
-  for (const o of edgesFrom(db, sym.id, ['overrides'])) {
-    if (o.dst === null) continue;
-    for (const e of edgesTo(db, o.dst, dispatched)) {
-      out.push({ src: e.src, kind: e.kind === 'tests' ? 'tests' : 'calls-overridden', line: e.line,
-        confidence: e.confidence * o.confidence * DISPATCH_WEIGHT });
+  const overridden = [...new Set([...overrides.values()].flat().flatMap((o) => (o.dst === null ? [] : [o.dst])))];
+  const dispatchEdges = overridden.length ? edgesToEach(db, overridden, dispatched) : new Map<number, EdgeInfo[]>();
+  return syms.map((sym) => {
+    const all = edges.get(sym.id) ?? [];
+    const out: Hop[] = all.filter((e) => relations.includes(e.kind as Relation)).map((e) => ({ src: e.src, kind: e.kind as Relation, line: e.line,
+      confidence: e.kind === 'imports' ? e.confidence * IMPORT_WEIGHT : e.confidence }));
+    for (const p of chains.get(sym.id) ?? []) {
+      const weight = IMPORT_WEIGHT * (p.kind === 'module' ? 0.5 : 0.8);
+      for (const e of containerEdges.get(p.id) ?? []) out.push({ src: e.src, kind: 'imports', line: e.line, confidence: e.confidence * weight });
     }
-  }
-  return out;
+    if (!calls) return out;
+    for (const f of firedThrough(db, all.filter((e) => e.kind === 'registers'))) out.push({ src: f.id, kind: 'fires', line: f.line, confidence: f.confidence });
+    for (const o of overrides.get(sym.id) ?? []) {
+      if (o.dst === null) continue;
+      for (const e of dispatchEdges.get(o.dst) ?? []) {
+        out.push({ src: e.src, kind: e.kind === 'tests' ? 'tests' : 'calls-overridden', line: e.line,
+          confidence: e.confidence * o.confidence * DISPATCH_WEIGHT });
+      }
+    }
+    return out;
+  });
 }
 
 /** The chain from a reached symbol back to the change: this symbol first, a seed last. */
@@ -146,8 +176,9 @@ export function pathTo(reached: Map<number, Reach>, id: number, seeds: Map<numbe
 export function rankDependents(db: Database.Database, seeds: number[], reached: Map<number, Reach>): Map<number, number> {
   const nodes = new Set([...seeds, ...reached.keys()]);
   const edges: WeightedEdge[] = [];
+  const into = edgesToEach(db, [...nodes], [...DEPENDENT_RELATIONS]);
   for (const id of nodes) {
-    for (const e of edgesTo(db, id, [...DEPENDENT_RELATIONS])) {
+    for (const e of into.get(id) ?? []) {
       // From what changes to what depends on it: rank flows outwards from the seeds.
       if (nodes.has(e.src)) edges.push({ src: id, dst: e.src, weight: e.confidence });
     }

@@ -107,32 +107,28 @@ export async function fitAnswer(budget: number, n: number, build: (k: number, to
     else hi = n - 1;
   } else {
     // A long list (a hub symbol's hundreds of callers) is never rendered whole unless its first few
-    // entries say it may fit: their size says about how many fit; that guess is checked, then the
-    // bounds narrowed. (As sizes grow with k, a guess over the budget means the whole list is too.)
+    // entries say it may fit. The sizes measured so far say about how many fit (the line through the
+    // two latest measures: entries of a later list can be shorter or longer); each guess is checked and
+    // narrows the bounds, and after two guesses in a row that did not halve them the bounds are halved,
+    // so the search takes a few measures where the entries are alike and not many more than bisection
+    // where they are not.
     const probe = Math.min(8, n);
-    const base = await measure(0);
-    const per = Math.max(1, ((await measure(probe)) - base) / probe);
-    let guess = Math.max(1, Math.min(n, Math.floor((budget - base) / per)));
-    if (await fits(guess)) {
-      lo = guess;
-      for (let step = Math.max(1, Math.ceil(guess / 8)); lo < n; step *= 2) {
-        const next = Math.min(n, lo + step);
-        if (await fits(next)) lo = next;
-        else {
-          hi = next - 1;
-          break;
-        }
-      }
-    } else {
-      hi = guess - 1;
-      for (let step = Math.max(1, Math.ceil(guess / 8)); hi > 0; step *= 2) {
-        guess = Math.max(0, hi - step);
-        if (await fits(guess)) {
-          lo = guess;
-          break;
-        }
-        hi = guess - 1;
-      }
+    let prev = { k: 0, tokens: await measure(0) };
+    let last = { k: probe, tokens: await measure(probe) };
+    if (last.tokens <= budget) lo = probe;
+    else hi = probe - 1;
+    const check = async (k: number) => {
+      const tokens = await measure(k);
+      if (tokens <= budget) lo = k;
+      else hi = k - 1;
+      prev = last;
+      last = { k, tokens };
+    };
+    for (let slow = 0; lo < hi;) {
+      const width = hi - lo;
+      const per = Math.max(1, (last.tokens - prev.tokens) / (last.k - prev.k));
+      await check(slow >= 2 ? Math.ceil((lo + hi) / 2) : Math.min(hi, Math.max(lo + 1, last.k + Math.floor((budget - last.tokens) / per))));
+      slow = hi - lo > width / 2 ? slow + 1 : 0;
     }
   }
   while (lo < hi) {
