@@ -190,9 +190,9 @@ async function impact(a: z.infer<typeof impactSchema>, ctx: ToolContext): Promis
   const t = target(snap, a);
   const res = blastRadius(snap.db, { symbols: [`${t.file}:${t.qualifiedName}`] }, a.depth, (p) => repoPath(snap, p),
     { changeType: 'behavior', graph: a.use_graph, lowConfidence: lowConfidence(snap) });
-  const entry = (d: Dependent) => ({ ...compactSymbol(d), ...(d.depth > 1 ? { depth: d.depth } : {}),
-    ...(d.relation !== 'calls' ? { relation: d.relation } : {}), confidence: d.confidence,
-    ...(d.graphScore !== undefined ? { graph_score: d.graphScore } : {}), ...(d.isTest ? { is_test: true } : {}) });
+  const entry = (d: Dependent) => Object.assign(compactSymbol(d), d.depth > 1 ? { depth: d.depth } : {},
+    d.relation !== 'calls' ? { relation: d.relation } : {}, { confidence: d.confidence },
+    d.graphScore !== undefined ? { graph_score: d.graphScore } : {}, d.isTest ? { is_test: true } : {});
   const direct = [...res.direct.callers, ...res.direct.registrations, ...res.direct.dataAccess, ...res.direct.tests].map(entry);
   const transitive = res.transitive.map(entry);
   const files = res.affectedFiles.map((f) => f.file);
