@@ -87,6 +87,28 @@ describe('edge order', () => {
   });
 });
 
+describe('brief references', () => {
+  it('list the same symbols, in the same order and with the same links, as whole records do', () => {
+    const briefKeys = ['id', 'name', 'qualifiedName', 'kind', 'file', 'startLine', 'endLine'];
+    const linkKeys = ['line', 'lines', 'confidence', 'depth', 'via', 'relation', 'target'];
+    // A whole entry less the record's other fields (doc, signature, params...).
+    const project = (e: object) => Object.fromEntries(Object.entries(e).filter(([k]) => briefKeys.includes(k) || linkKeys.includes(k)));
+    let compared = 0;
+    for (const ref of ['a', 'b', 'd', 'on_init', 'boot', 'Account', 'show_account', 'User.display_name', 'Shape', 'User']) {
+      for (const opts of [{ callers: true, callees: true, depth: 2 }, { callers: true, callees: true, depth: 3, hierarchy: true }]) {
+        const whole = symbolReferences(db, ref, opts);
+        const brief = symbolReferences(db, ref, { ...opts, brief: true });
+        for (const list of ['callers', 'callees', 'subtypes', 'supertypes', 'readers', 'writers', 'reads', 'writes'] as const) {
+          expect(brief[list], `${ref} ${list}`).toEqual(whole[list]?.map(project));
+          compared += brief[list]?.length ?? 0;
+        }
+        expect(brief.warnings).toEqual(whole.warnings);
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
+  });
+});
+
 describe('overrides in answers', () => {
   it('refs --hierarchy of a method: what it overrides, and what overrides it', () => {
     const sub = symbolReferences(db, 'AdminUser.display_name', { callers: true, callees: false, depth: 1, hierarchy: true });

@@ -1,12 +1,16 @@
 import type Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
-import { edgesFrom, edgesFromEach, edgesTo, edgesToEach, findSymbolsByRef, symbolsByIds, type EdgeInfo, type SymbolInfo } from '../store/queries.js';
+import { edgesFrom, edgesFromEach, edgesTo, edgesToEach, findSymbolsByRef, symbolBriefsByIds, symbolsByIds, type EdgeInfo, type SymbolBrief,
+  type SymbolInfo } from '../store/queries.js';
 import { traverse, type Hop } from './traverse.js';
 import { answerWarnings, DEFAULT_LOW_CONFIDENCE } from './warnings.js';
 import { firedThrough, firesThrough, type NamedCall } from './dispatch.js';
 import { appendAll } from '../arrays.js';
 
-export interface RefEntry extends SymbolInfo {
+/** A symbol reached, and how: the whole symbol record, or with `brief` only a SymbolBrief. */
+export type RefEntry<S extends SymbolBrief = SymbolInfo> = S & RefLink;
+
+export interface RefLink {
   /** The first call-site line: in the caller's file for callers, in the target's file for callees. */
   line: number | null;
   lines: number[];
@@ -24,23 +28,23 @@ export interface RefEntry extends SymbolInfo {
   target?: string;
 }
 
-export interface RefsResult {
+export interface RefsResult<S extends SymbolBrief = SymbolInfo> {
   target: SymbolInfo;
-  callers?: RefEntry[];
-  callees?: RefEntry[];
+  callers?: RefEntry<S>[];
+  callees?: RefEntry<S>[];
   /**
    * Types that extend or implement the target (transitively, to the depth asked); for a method, the
    * methods that override or implement it.
    */
-  subtypes?: RefEntry[];
+  subtypes?: RefEntry<S>[];
   /** Types the target extends or implements; for a method, the methods it overrides or implements. */
-  supertypes?: RefEntry[];
+  supertypes?: RefEntry<S>[];
   /** For a type, constant or module (with callers): the code that reads or writes it (`target`: the field or table). */
-  readers?: RefEntry[];
-  writers?: RefEntry[];
+  readers?: RefEntry<S>[];
+  writers?: RefEntry<S>[];
   /** For a function or method (with callees): the types, constants and tables it reads or writes. */
-  reads?: RefEntry[];
-  writes?: RefEntry[];
+  reads?: RefEntry<S>[];
+  writes?: RefEntry<S>[];
   /** Uncertain relations (counted) and partially parsed files in the answer (src/graph/warnings.ts). */
   warnings: string[];
 }
@@ -58,6 +62,8 @@ export interface RefsOptions {
   subtypes?: boolean;
   /** Only the types it extends or implements (Bombe's direction "supers"). */
   supertypes?: boolean;
+  /** Entries carry a SymbolBrief, not the whole record: for answers that show only names and places (MCP). */
+  brief?: boolean;
 }
 
 /** Exactly one symbol for a user's reference, or an error that lists the candidates. */
@@ -83,9 +89,13 @@ const fired = (f: NamedCall): Hop => ({ id: f.id, line: f.line, confidence: f.co
 /** What data can be read or written through: types (their fields), constants, modules (their globals). */
 const DATA_HOLDERS = new Set(['class', 'struct', 'interface', 'enum', 'trait', 'type', 'constant', 'module']);
 
-export function symbolReferences(db: Database.Database, ref: string, opts: RefsOptions): RefsResult {
+export function symbolReferences(db: Database.Database, ref: string, opts: RefsOptions & { brief: true }): RefsResult<SymbolBrief>;
+export function symbolReferences(db: Database.Database, ref: string, opts: RefsOptions & { brief?: false }): RefsResult;
+export function symbolReferences(db: Database.Database, ref: string, opts: RefsOptions): RefsResult<SymbolBrief> {
   const target = pickSymbol(db, ref, opts.fileGlob);
-  const result: RefsResult = { target, warnings: [] };
+  const result: RefsResult<SymbolBrief> = { target, warnings: [] };
+  const read = (ids: Iterable<number>): Map<number, SymbolBrief> => (opts.brief ? symbolBriefsByIds : symbolsByIds)(db, ids);
+  const entries = (reached: ReturnType<typeof traverse>) => reachedEntries(read, reached, target);
   // Registrations and fired names count as calls: the endpoint or hook runs the callback. A frontier's
   // edges are read at once; a node's `registers` edges are among its callers' (firedThrough).
   const callers = (ids: number[]): Hop[][] => {
@@ -102,8 +112,8 @@ export function symbolReferences(db: Database.Database, ref: string, opts: RefsO
       return [...es.filter((e) => e.kind !== 'fires' && e.dst !== null).map(hopTo), ...firesThrough(db, es.filter((e) => e.kind === 'fires')).map(fired)];
     });
   };
-  if (opts.callers) result.callers = entries(db, traverse(target.id, callers, opts.depth), target);
-  if (opts.callees) result.callees = entries(db, traverse(target.id, callees, opts.depth), target);
+  if (opts.callers) result.callers = entries(traverse(target.id, callers, opts.depth));
+  if (opts.callees) result.callees = entries(traverse(target.id, callees, opts.depth));
   // Types extend and implement types; methods override methods: one walk serves both.
   const kinds = ['extends', 'implements', 'overrides'];
   if (opts.hierarchy || opts.subtypes) {
@@ -111,16 +121,16 @@ export function symbolReferences(db: Database.Database, ref: string, opts: RefsO
       const edges = edgesToEach(db, ids, kinds);
       return ids.map((id) => (edges.get(id) ?? []).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind })));
     };
-    result.subtypes = entries(db, traverse(target.id, subs, opts.depth), target);
+    result.subtypes = entries(traverse(target.id, subs, opts.depth));
   }
   if (opts.hierarchy || opts.supertypes) {
     const supers = (ids: number[]): Hop[][] => {
       const edges = edgesFromEach(db, ids, kinds);
       return ids.map((id) => (edges.get(id) ?? []).filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind })));
     };
-    result.supertypes = entries(db, traverse(target.id, supers, opts.depth), target);
+    result.supertypes = entries(traverse(target.id, supers, opts.depth));
   }
-  const access = (kind: string, incoming: boolean) => dataAccess(db, target, kind, incoming);
+  const access = (kind: string, incoming: boolean) => dataAccess(db, read, target, kind, incoming);
   if (opts.callers && DATA_HOLDERS.has(target.kind)) {
     result.readers = access('reads', true);
     result.writers = access('writes', true);
@@ -140,7 +150,8 @@ export function symbolReferences(db: Database.Database, ref: string, opts: RefsO
  * Data access, one step: who reads or writes a type, constant or module (incoming), or what a function
  * reads or writes. One entry per symbol, its `target` listing every field or table it touches.
  */
-function dataAccess(db: Database.Database, target: SymbolInfo, kind: string, incoming: boolean): RefEntry[] {
+function dataAccess<S extends SymbolBrief>(db: Database.Database, read: (ids: Iterable<number>) => Map<number, S>, target: SymbolInfo, kind: string,
+  incoming: boolean): RefEntry<S>[] {
   const edges = incoming ? edgesTo(db, target.id, [kind]).map((e) => ({ ...e, other: e.src }))
     : edgesFrom(db, target.id, [kind]).filter((e) => e.dst !== null).map((e) => ({ ...e, other: e.dst! }));
   const by = new Map<number, { lines: number[]; confidence: number; targets: string[] }>();
@@ -151,8 +162,8 @@ function dataAccess(db: Database.Database, target: SymbolInfo, kind: string, inc
     if (e.target && !x.targets.includes(e.target)) x.targets.push(e.target);
     by.set(e.other, x);
   }
-  const out: RefEntry[] = [];
-  const symbols = symbolsByIds(db, by.keys());
+  const out: RefEntry<S>[] = [];
+  const symbols = read(by.keys());
   for (const [id, x] of by) {
     const s = symbols.get(id);
     if (!s) continue;
@@ -167,10 +178,11 @@ function dataAccess(db: Database.Database, target: SymbolInfo, kind: string, inc
  * spread of the symbol: V8 copies these symbol records ~10× slower through a spread (measured: 250
  * records 3 ms against 0.3 ms), which was the largest part of a hub symbol's references.
  */
-function entries(db: Database.Database, reached: ReturnType<typeof traverse>, target: SymbolInfo): RefEntry[] {
+function reachedEntries<S extends SymbolBrief>(read: (ids: Iterable<number>) => Map<number, S>, reached: ReturnType<typeof traverse>,
+  target: SymbolInfo): RefEntry<S>[] {
   const names = new Map<number, string>([[target.id, target.qualifiedName]]);
-  const out: RefEntry[] = [];
-  const symbols = symbolsByIds(db, reached.map((r) => r.id));
+  const out: RefEntry<S>[] = [];
+  const symbols = read(reached.map((r) => r.id));
   for (const r of reached) {
     const s = symbols.get(r.id);
     if (!s) continue;

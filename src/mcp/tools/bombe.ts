@@ -8,7 +8,7 @@ import { packContext, rankForContext, type ContextBundle } from '../../retrieve/
 import { SourceReader } from '../../retrieve/source.js';
 import { rememberingCounter, tokenCounter } from '../../retrieve/tokens.js';
 import { signalsFromText } from '../../retrieve/signal-input.js';
-import { searchSymbols, symbolStats, type SymbolInfo } from '../../store/queries.js';
+import { searchSymbols, symbolStats, type SymbolBrief, type SymbolInfo } from '../../store/queries.js';
 import { errorBody, makeError } from '../errors.js';
 import { declareTools, type ToolAnswer, type ToolContext } from '../registry.js';
 import { answerTokens, fitAnswer, keepCounts } from '../respond.js';
@@ -99,13 +99,13 @@ async function getReferences(a: z.infer<typeof refsSchema>, ctx: ToolContext): P
   const sources = a.include_source ? new SourceReader(db, root) : null;
   const res = symbolReferences(db, a.symbol_name, {
     callers: a.direction === 'callers' || a.direction === 'both', callees: a.direction === 'callees' || a.direction === 'both',
-    subtypes: a.direction === 'implementors', supertypes: a.direction === 'supers', depth: a.depth, fileGlob: a.file_pattern,
+    subtypes: a.direction === 'implementors', supertypes: a.direction === 'supers', depth: a.depth, fileGlob: a.file_pattern, brief: true,
     lowConfidence: lowConfidence(ctx.snap),
   });
   // Each entry's line is in its own file_path: the call site for callers, subtypes and data access, the
   // definition for callees and supers. Relations other than a call (registers, fires, overrides, reads,
   // writes) are named, with the route, hook or field they go through (target).
-  const entry = (useCallSite: boolean) => (r: RefEntry) => ({
+  const entry = (useCallSite: boolean) => (r: RefEntry<SymbolBrief>) => ({
     name: r.qualifiedName, kind: r.kind, file_path: r.file, line: useCallSite ? r.line ?? r.startLine : r.startLine, depth: r.depth,
     ...(r.relation !== 'calls' ? { relation: r.relation } : {}), ...(r.target ? { target: r.target } : {}), confidence: r.confidence,
     ...(sources ? { source: sources.excerpt({ path: r.file, startLine: r.startLine, endLine: r.endLine }) } : {}),
