@@ -32,6 +32,8 @@ export interface ToolContext {
 export interface FinishedAnswer {
   texts: string[];
   structured: Record<string, unknown>;
+  /** `structured` serialized, where it was already (the text of a JSON answer): counting does not serialize it again. */
+  json?: string;
 }
 
 /** What a tool can tell while the index is not there yet (being built or restored). */

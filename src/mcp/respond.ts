@@ -51,7 +51,9 @@ export function freshnessNote(f: McpFreshness): string {
 export function finish(answer: ToolAnswer, f: Freshness): FinishedAnswer {
   const fresh = mcpFreshness(f);
   const structured = { ...answer.body, freshness: fresh };
-  return { structured, texts: answer.text !== undefined ? [answer.text, freshnessNote(fresh)] : [JSON.stringify(structured)] };
+  if (answer.text !== undefined) return { structured, texts: [answer.text, freshnessNote(fresh)] };
+  const json = JSON.stringify(structured);
+  return { structured, texts: [json], json };
 }
 
 export function toResult(done: FinishedAnswer, isError = false): CallToolResult {
@@ -76,7 +78,7 @@ export function staleAware(e: ToolError, f: Freshness): ToolError {
  */
 export async function answerTokens(done: FinishedAnswer, count?: (text: string) => number): Promise<number> {
   count ??= await tokenCounter();
-  const json = JSON.stringify(done.structured);
+  const json = done.json ?? JSON.stringify(done.structured);
   const text = done.texts.join('\n');
   // A JSON answer's text is its structured content: counted once.
   return text === json ? count(json) : Math.max(count(text), count(json));
