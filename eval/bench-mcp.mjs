@@ -15,6 +15,9 @@
 //                    and the size of the whole answer (a budget that cuts nothing)
 //
 // Usage: node eval/bench-mcp.mjs [--repo GIT_DIR] [--calls 30] [--cold 5] [--label NAME] [--note "how busy the machine was"]
+//          [--other DIR] [--out FILE]
+//   --other DIR   measure another checkout's build (e.g. main's, for runs alternating with this one's)
+//   --out FILE    where the result goes (default eval/results/bench-mcp.json)
 // Default corpus: the Textualize/rich mirror (51.8k lines of Python, tests included).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,10 +30,12 @@ import Database from 'better-sqlite3';
 import { tokenCounter } from '../dist/retrieve/tokens.js';
 import { currentDbPath } from '../dist/store/db.js';
 import { pct, TASKS, warmPlan } from './lib/mcp-plan.mjs';
+import { otherBuild } from './lib/args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CG = path.join(here, '..', 'bin', 'cg.js');
 const args = process.argv.slice(2);
+const build = args.includes('--other') ? otherBuild(args) : path.join(here, '..');
+const CG = path.join(build, 'bin', 'cg.js');
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const repo = opt('--repo', '/work/.mirror/Textualize+rich/repo');
 const calls = Number(opt('--calls', '30'));
@@ -38,6 +43,9 @@ const coldRuns = Number(opt('--cold', '5'));
 const label = opt('--label', path.basename(path.dirname(repo)));
 // Say how loaded the machine was: the 2-core machines here are often shared with other work.
 const note = opt('--note', 'no note given on how busy the machine was; compare with the load average');
+const out = opt('--out', path.join(here, 'results', 'bench-mcp.json'));
+const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
+const loadAtStart = load();
 
 const median = (xs) => pct(xs, 50);
 const ms = (x) => Math.round(x * 100) / 100;
@@ -94,6 +102,7 @@ const s = await start();
 const pid = s.transport.pid;
 // Let the background warm-up finish before timing (as it would while an agent reads the tool list).
 for (let i = 0; i < 200 && !s.stderr().includes('query path warm'); i++) await new Promise((r) => setTimeout(r, 50));
+const loadBeforeWarm = load();
 const warm = {};
 for (const [name, argsOf] of Object.entries(plan)) {
   const tool = name.split(' ')[0];
@@ -177,9 +186,10 @@ await sizer.client.close();
 
 const result = {
   date: new Date().toISOString(),
+  build: { dir: path.basename(build), commit: execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: build, encoding: 'utf8' }).trim() },
   machine: `${os.cpus()[0]?.model} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   note,
-  loadAverage: { atEnd: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+  loadAverage: { atStart: loadAtStart, beforeWarmCalls: loadBeforeWarm, atEnd: load() },
   corpus: { label, commit, files: idx.files, lines: loc, symbols: idx.symbols, edges: idx.edges, vectors: idx.vectors ?? null },
   coldStartMs: { firstAnswer: { median: ms(median(coldFirst)), runs: coldFirst.map(ms) }, firstQuery: { median: ms(median(coldQuery)), runs: coldQuery.map(ms) } },
   warmMs: warm,
@@ -190,7 +200,7 @@ const result = {
   answerSizeForMostCalledSymbol: sizes,
   targets: { coldStartMs: 1000, symbolSearchAndRefsP95Ms: 5, contextAndQueryP95Ms: 50, idleRssMiB: 150, heavySymbolAnswerTokens: 2000 },
 };
-fs.mkdirSync(path.join(here, 'results'), { recursive: true });
-fs.writeFileSync(path.join(here, 'results', 'bench-mcp.json'), `${JSON.stringify(result, null, 2)}\n`);
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify(result, null, 2));
 fs.rmSync(scratch, { recursive: true, force: true });
