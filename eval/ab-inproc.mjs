@@ -6,7 +6,8 @@
 // round trip also holds the time a process waited for a core (eval/ab-serve.mjs and bench-mcp.mjs
 // measure that). Per tool and round: p50 and p95 over the calls; reported: the medians over the rounds,
 // the ratio this/other, and the p95 over the calls of each call's median (which one slow round of a
-// call, a collection say, does not move). The answers of the two builds are compared too (freshness
+// call, a collection say, does not move). Each call's first time, as bench-mcp.mjs makes it, is
+// eval/first-calls.mjs's measure (one build per process: here the two share a heap and its collections). The answers of the two builds are compared too (freshness
 // aside): a speed-up that changes an answer is reported as such.
 //
 // Usage: node eval/ab-inproc.mjs --other DIR [--repo GIT_DIR | --dir INDEXED_CLONE] [--tools 'a;b']
@@ -88,7 +89,8 @@ for (const tool of tools) {
   };
   const r = result[tool];
   console.error(`${tool.padEnd(18)} p50 ${r.this.p50} vs ${r.other.p50} ms (x${r.ratio.p50})  p95 ${r.this.p95} vs ${r.other.p95} ms (x${r.ratio.p95})`
-    + `  p95 of call medians ${r.this.p95OfCallMedians} vs ${r.other.p95OfCallMedians}${differing ? `  ${differing} ANSWERS DIFFER` : ''}`);
+    + `  p95 of call medians ${r.this.p95OfCallMedians} vs ${r.other.p95OfCallMedians}`
+    + `${differing ? `  ${differing} ANSWERS DIFFER` : ''}`);
 }
 const summary = {
   date: new Date().toISOString(),
