@@ -86,6 +86,21 @@ const CALL_KINDS = ['calls', 'registers'];
 const hopFrom = (e: EdgeInfo): Hop => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind, target: e.target });
 const hopTo = (e: EdgeInfo): Hop => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind, target: e.target });
 const fired = (f: NamedCall): Hop => ({ id: f.id, line: f.line, confidence: f.confidence, relation: 'fires' });
+
+/**
+ * A walk's steps along edges of `kinds`, a frontier read at once: against the edges (`reverse`: from a
+ * node to what points at it, as callers and subtypes) or along them (callees, supertypes).
+ */
+export function edgeHops(db: Database.Database, kinds: string[], reverse: boolean): (ids: number[]) => Hop[][] {
+  return (ids) => {
+    const edges = (reverse ? edgesToEach : edgesFromEach)(db, ids, kinds);
+    return ids.map((id) => (edges.get(id) ?? []).flatMap((e) => {
+      const other = reverse ? e.src : e.dst;
+      return other === null ? [] : [{ id: other, line: e.line, confidence: e.confidence, relation: e.kind }];
+    }));
+  };
+}
+
 /** What data can be read or written through: types (their fields), constants, modules (their globals). */
 const DATA_HOLDERS = new Set(['class', 'struct', 'interface', 'enum', 'trait', 'type', 'constant', 'module']);
 
@@ -117,18 +132,10 @@ export function symbolReferences(db: Database.Database, ref: string, opts: RefsO
   // Types extend and implement types; methods override methods: one walk serves both.
   const kinds = ['extends', 'implements', 'overrides'];
   if (opts.hierarchy || opts.subtypes) {
-    const subs = (ids: number[]): Hop[][] => {
-      const edges = edgesToEach(db, ids, kinds);
-      return ids.map((id) => (edges.get(id) ?? []).map((e) => ({ id: e.src, line: e.line, confidence: e.confidence, relation: e.kind })));
-    };
-    result.subtypes = entries(traverse(target.id, subs, opts.depth));
+    result.subtypes = entries(traverse(target.id, edgeHops(db, kinds, true), opts.depth));
   }
   if (opts.hierarchy || opts.supertypes) {
-    const supers = (ids: number[]): Hop[][] => {
-      const edges = edgesFromEach(db, ids, kinds);
-      return ids.map((id) => (edges.get(id) ?? []).filter((e) => e.dst !== null).map((e) => ({ id: e.dst!, line: e.line, confidence: e.confidence, relation: e.kind })));
-    };
-    result.supertypes = entries(traverse(target.id, supers, opts.depth));
+    result.supertypes = entries(traverse(target.id, edgeHops(db, kinds, false), opts.depth));
   }
   const access = (kind: string, incoming: boolean) => dataAccess(db, read, target, kind, incoming);
   if (opts.callers && DATA_HOLDERS.has(target.kind)) {

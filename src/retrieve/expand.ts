@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import { traverse, type Hop } from '../graph/traverse.js';
-import { edgesFrom, edgesFromEach, edgesTo, edgesToEach, symbolById } from '../store/queries.js';
+import { traverse } from '../graph/traverse.js';
+import { edgeHops } from '../graph/refs.js';
+import { edgesFrom, edgesTo, symbolById } from '../store/queries.js';
 import { enclosingFunctions } from './nesting.js';
 import type { Region } from './regions.js';
 
@@ -35,21 +36,14 @@ export function expandRegions(db: Database.Database, seeds: Region[], depth: num
     out.set(id, { fileId: -1, path: s.file, symbol: s.kind === 'module' ? null : s, startLine: s.startLine, endLine: end, rationale, score,
       relationConfidence, sources: ['graph'] });
   };
-  const hop = (kinds: string[], reverse: boolean) => (ids: number[]): Hop[][] => {
-    const edges = (reverse ? edgesToEach : edgesFromEach)(db, ids, kinds);
-    return ids.map((id) => (edges.get(id) ?? []).flatMap((e) => {
-      const other = reverse ? e.src : e.dst;
-      return other === null ? [] : [{ id: other, line: e.line, confidence: e.confidence }];
-    }));
-  };
   for (const seed of seeds) {
     if (!seed.symbol) continue;
     const name = seed.symbol.qualifiedName;
-    for (const r of traverse(seed.symbol.id, hop(['calls'], false), depth, 50)) {
+    for (const r of traverse(seed.symbol.id, edgeHops(db, ['calls'], false), depth, 50)) {
       add(r.id, seed.score * r.confidence * HOP_DECAY ** r.depth, r.depth === 1 ? `called by ${name}` : `reached from ${name} (${r.depth} calls away)`,
         r.confidence);
     }
-    for (const r of traverse(seed.symbol.id, hop(['calls'], true), depth, 50)) {
+    for (const r of traverse(seed.symbol.id, edgeHops(db, ['calls'], true), depth, 50)) {
       add(r.id, seed.score * r.confidence * HOP_DECAY ** r.depth, r.depth === 1 ? `calls ${name}` : `reaches ${name} (${r.depth} calls away)`,
         r.confidence);
     }
