@@ -2,12 +2,13 @@
 // Git object access, the git CLI as cg spawns it against isomorphic-git in-process (issue 20): for each
 // operation cg runs on its hot paths, the same question answered both ways on real repositories, with
 // the answers compared (a faster wrong answer does not count).
+// The CLI side calls cg's own functions (src/repo/git.ts) where cg has one.
 //
 //   diff1, diff20  paths changed between two commits 1 and 20 apart (`git diff --name-only -z --no-renames`;
 //                  isomorphic-git: `walk` over two TREEs, pruning subtrees with equal ids)
 //   blobs          100 files read at HEAD~20 without a checkout (`git cat-file --batch`, one process;
 //                  isomorphic-git: `readBlob` per file, one shared cache)
-//   head           HEAD's commit and branch (`git symbolic-ref` + `git rev-parse`, as headState; isomorphic-git
+//   head           HEAD's commit and branch (headState: `git rev-parse --git-dir`, `symbolic-ref`, `rev-parse`; isomorphic-git
 //                  `resolveRef` + `currentBranch`; and `fs`: cg's own readHead, which reads .git's files)
 //   resolve        a full sha to its commit, as snapshot restore checks it (`git rev-parse --verify X^{commit}`)
 //   config         core.excludesFile (`git config --path --get`; isomorphic-git `getConfig`), with a global
@@ -50,6 +51,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from './lib/metrics.mjs';
 import { saveResult } from './lib/results.mjs';
+// cg's own git questions (built into dist/: `npm run build`), so the CLI side is exactly what cg runs.
+import * as cg from '../dist/repo/git.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const GIT = ['--no-optional-locks'];
@@ -87,23 +90,10 @@ async function isoDiff(g, dir, cache, a, b) {
   return out.sort();
 }
 
-function cliDirty(entries) {
-  let oid = '';
-  let branch = null;
-  const dirty = [];
-  const after = (line, n) => {
-    let i = 0;
-    for (let k = 0; k < n; k++) i = line.indexOf(' ', i) + 1;
-    return line.slice(i);
-  };
-  for (const e of entries) {
-    if (e.startsWith('# branch.oid ')) oid = e.slice(13);
-    else if (e.startsWith('# branch.head ')) branch = e.slice(14) === '(detached)' ? null : e.slice(14);
-    else if (e.startsWith('1 ')) dirty.push(after(e, 8));
-    else if (e.startsWith('u ')) dirty.push(after(e, 10));
-    else if (e.startsWith('? ')) dirty.push(e.slice(2));
-  }
-  return { oid, branch, dirty: dirty.sort() };
+/** cg's own status (src/repo/git.ts), as the answer isomorphic-git is compared with. */
+function cliStatus(dir) {
+  const { head, dirty } = cg.workingTreeState(dir);
+  return { oid: head.kind === 'commit' ? head.commit : '', branch: head.kind === 'commit' ? head.branch : null, dirty: [...(dirty ?? [])].sort() };
 }
 
 /** Commits newest first by committer time, each once (what `git log` walks, without its commit-graph). */
@@ -129,8 +119,7 @@ async function* isoCommits(g, dir, cache, from) {
 // Messages compared as cg reads them (boilerplateLines, src/retrieve/boilerplate.ts: lines trimmed, case and runs
 // of white space folded): isomorphic-git drops carriage returns from messages, which that reading does not see.
 const lf = (m) => m.replace(/\r\n/g, '\n').split('\n').map((l) => l.trim().toLowerCase().replace(/\s+/g, ' ')).join('\n').trim();
-const cliMessages = (dir, head) => sh(dir, [...GIT, 'log', '--no-merges', '--format=%B%x00', '-n', '1000', head, '--'])
-  .split('\0').map(lf).filter(Boolean).sort();
+const cliMessages = (dir, head) => cg.commitMessages(dir, { rev: head, max: 1000 }).map(lf).filter(Boolean).sort();
 
 async function isoMessages(g, dir, cache, head) {
   const out = [];
@@ -161,11 +150,11 @@ async function isoStatus(g, dir, cache) {
 
 const OPS = {
   diff1: {
-    cli: (c) => gitZ(c.dir, ['diff', '--name-only', '-z', '--no-renames', c.a1, c.head]).sort(),
+    cli: (c) => cg.changedBetween(c.dir, c.a1, c.head).sort(),
     iso: (c, g, cache) => isoDiff(g, c.dir, cache, c.a1, c.head),
   },
   diff20: {
-    cli: (c) => gitZ(c.dir, ['diff', '--name-only', '-z', '--no-renames', c.a20, c.head]).sort(),
+    cli: (c) => cg.changedBetween(c.dir, c.a20, c.head).sort(),
     iso: (c, g, cache) => isoDiff(g, c.dir, cache, c.a20, c.head),
   },
   blobs: {
@@ -192,13 +181,8 @@ const OPS = {
   },
   head: {
     cli: (c) => {
-      let branch = null;
-      try {
-        branch = sh(c.dir, [...GIT, 'symbolic-ref', '--short', '-q', 'HEAD']).trim() || null;
-      } catch {
-        /* detached */
-      }
-      return { oid: sh(c.dir, [...GIT, 'rev-parse', '--verify', '-q', 'HEAD^{commit}']).trim(), branch };
+      const h = cg.headState(c.dir);
+      return { oid: h.commit, branch: h.branch };
     },
     iso: async (c, g) => ({ oid: await g.git.resolveRef({ fs, dir: c.dir, ref: 'HEAD' }), branch: (await g.git.currentBranch({ fs, dir: c.dir, fullname: false })) ?? null }),
     fs: (c, g) => {
@@ -207,12 +191,12 @@ const OPS = {
     },
   },
   resolve: {
-    cli: (c) => sh(c.dir, [...GIT, 'rev-parse', '--verify', '-q', `${c.a20}^{commit}`]).trim(),
+    cli: (c) => cg.resolveCommit(c.dir, c.a20),
     iso: async (c, g, cache) => (await g.git.readCommit({ fs, dir: c.dir, cache, oid: c.a20 })).oid,
   },
   config: { cli: (c) => cliExcludes(c.dir), iso: (c, g) => isoExcludes(g, c.dir) },
   status: {
-    cli: (c) => cliDirty(gitZ(c.dir, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--no-renames'])),
+    cli: (c) => cliStatus(c.dir),
     iso: (c, g, cache) => isoStatus(g, c.dir, cache),
   },
   tracked: {
@@ -221,7 +205,7 @@ const OPS = {
   },
   messages: { cli: (c) => cliMessages(c.dir, c.head), iso: (c, g, cache) => isoMessages(g, c.dir, cache, c.head) },
   roots: {
-    cli: (c) => sh(c.dir, [...GIT, 'rev-list', '--max-parents=0', 'HEAD']).split(/\s+/).filter(Boolean).sort(),
+    cli: (c) => cg.rootCommits(c.dir),
     iso: async (c, g, cache) => {
       const out = [];
       for await (const x of isoCommits(g, c.dir, cache, await g.git.resolveRef({ fs, dir: c.dir, ref: 'HEAD' }))) if (!x.commit.parent.length) out.push(x.oid);
@@ -230,8 +214,8 @@ const OPS = {
   },
   update: {
     cli: (c) => {
-      const st = OPS.status.cli(c);
-      return [st, cliExcludes(c.dir), gitZ(c.dir, ['diff', '--name-only', '-z', '--no-renames', c.a1, st.oid]).sort(), cliMessages(c.dir, st.oid)];
+      const st = cliStatus(c.dir);
+      return [st, cliExcludes(c.dir), cg.changedBetween(c.dir, c.a1, st.oid).sort(), cliMessages(c.dir, st.oid)];
     },
     iso: async (c, g, cache) => {
       const st = await isoStatus(g, c.dir, cache);
