@@ -1,6 +1,6 @@
 ; Data access (src/extract/accesses.ts).
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 
 ; Writes: `this.total = x`, `order.count += 1`, `this.n++`, `counter = 0` (kept for constants and
 ; top-level definitions).

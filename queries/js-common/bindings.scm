@@ -1,6 +1,6 @@
 ; Variable -> type for calls through a receiver: constructed values (`const r = new Repo()`).
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 (variable_declarator
   name: (identifier) @binding.name
   value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))

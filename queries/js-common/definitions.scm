@@ -1,6 +1,6 @@
 ; Definitions shared by JavaScript, TypeScript and TSX. Roles and capture names: queries/README.md.
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 
 (function_declaration
   name: (identifier) @name

@@ -1,6 +1,6 @@
 ; What a file exports. `@export` marks definitions written inside it; `@export.name` a top-level name.
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 (export_statement declaration: (_)) @export
 (export_statement value: (_)) @export
 (export_statement !source (export_clause (export_specifier name: (_) @export.name)))

@@ -1,6 +1,6 @@
 ; Imports and re-exports, turned into import specs by parseImport in src/lang/js-family.ts.
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 (import_statement) @import
 (export_statement source: (_)) @import
 

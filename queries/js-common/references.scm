@@ -1,6 +1,6 @@
 ; Call sites. `new Foo()` is a call of Foo; `require(…)` is an import, not a call.
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 (call_expression
   function: (identifier) @call.name
   (#not-eq? @call.name "require")) @call

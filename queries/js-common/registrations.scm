@@ -1,6 +1,6 @@
 ; Registrations (src/extract/registrations.ts): routes, event handlers, and events fired by name.
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 
 ; Express, Koa-router, Fastify, Hono and the like: app.get('/users/:id', ...middleware, handler). The
 ; handler is the last argument; an inline function makes the endpoint the caller of what it calls.

@@ -1,6 +1,6 @@
 ; Rendering a component is a call of it: `<Button />`, `<Form.Field>`. Lower-case names are HTML tags.
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 ([(jsx_opening_element name: (identifier) @call.name) (jsx_self_closing_element name: (identifier) @call.name)] @call
   (#match? @call.name "^[A-Z]"))
 

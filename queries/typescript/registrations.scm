@@ -1,6 +1,6 @@
 ; NestJS routes: @Get(':id') on a controller method, under the class's @Controller('cats') prefix.
-; `(_ object: … property: …)` is a member_expression, `(_ function: … arguments: …)` a call_expression, `(_ [parameters: …
-; parameter: …] body: …)` a function value: cheaper to compile (queries/README.md, "Compile cost").
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 ((class_body
   (decorator (_ function: (identifier) @register.verb arguments: (arguments . (string) @register.route))) @register
   .

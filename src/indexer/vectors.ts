@@ -147,10 +147,9 @@ let lastSaved: { file: string; store: VectorStore } | null = null;
  * writer would otherwise stay lost: an update only upserts what changed). Called inside the update's
  * transaction, before this generation's embeddings are written.
  *
- * The last check reads every stored vector (30-70 ms on Django, ~0.7 s on Go's standard library), so
- * it runs only when the file is not the one committed with the database: meta records the file's
- * checksum and count in the transaction that makes its generation current, and VectorStore.open has
- * checked the file against its manifest. A file written by a writer that died before its commit, or
+ * The last check (reconcile) reads every stored vector, so it runs only when the file is not the one
+ * committed with the database: meta records the file's checksum and count in the transaction that
+ * makes its generation current, and VectorStore.open has checked the file against its manifest. A file written by a writer that died before its commit, or
  * rewritten by another, has another checksum (or none recorded, as in an index made before this
  * check) and gets the full comparison.
  */
@@ -183,7 +182,8 @@ function openPrevious(db: Database.Database, dir: string, file: string | undefin
 
 /**
  * Whether a vector file holds exactly the symbols the database has a (non-zero) vector for; null when
- * it does, else what differs. Reads ids only, not vectors: a few milliseconds for 10k symbols.
+ * it does, else what differs. Reads every stored vector (to leave out the zero ones, which files do
+ * not hold): 30-70 ms on Django, ~0.7 s on Go's standard library.
  */
 export function reconcile(db: Database.Database, store: VectorStore, model: string): string | null {
   const expected = db.prepare(`SELECT s.symbol_id FROM symbol_embeddings s JOIN embeddings e ON e.model = ? AND e.text_hash = s.text_hash

@@ -70,7 +70,7 @@ export function vectorFileName(generation: number): string {
 export class VectorStore {
   /**
    * The CRC-32 of the file this store was opened from or last saved to (its manifest's), null for a
-   * store never on disk: meta records it with the generation, so an update knows the file it opens
+   * store never on disk or changed since: meta records it with the generation, so an update knows the file it opens
    * is the one committed with the database (src/indexer/vectors.ts).
    */
   checksum: number | null = null;
@@ -214,6 +214,7 @@ export class VectorStore {
   }
 
   private writable(): void {
+    this.checksum = null; // about to differ from the file it came from
     if (this.readonly) throw new CgError('internal', 'This vector index was opened as a read-only view', 'Open it without { view: true } to update it.');
   }
 }
