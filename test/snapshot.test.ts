@@ -328,6 +328,27 @@ describe('cg snapshot restore refuses', () => {
     expect(verify.stderr).toMatch(/another repository/);
   });
 
+  it('records every root commit as a bare id, and still accepts the roots older snapshots recorded with a newline', async () => {
+    const when = '2024-01-01T00:00:00Z';
+    const root = fixtureRepo('python');
+    const first = gitAt(root, when, 'rev-parse', 'HEAD');
+    gitAt(root, when, 'checkout', '-q', '--orphan', 'other');
+    gitAt(root, when, 'commit', '-q', '-m', 'a second root');
+    const second = gitAt(root, when, 'rev-parse', 'HEAD');
+    gitAt(root, when, 'checkout', '-q', 'main');
+    gitAt(root, when, 'merge', '-q', '--allow-unrelated-histories', '-m', 'join', 'other');
+    await buildIndex(root);
+    const snap = await createSnapshot(root, { out: tempDir('cg-snap-roots-') });
+    expect(snap.manifest.repository.rootCommits).toEqual([first, second].sort());
+    // git 2.39's `rev-list -z` ended each id with a newline: cg before this fix wrote `["<a>\n<b>\n"]`.
+    const old = await tamper(snap.file, path.join(tempDir('cg-snap-roots-old-'), 'old.tar.gz'), (d) => {
+      const f = path.join(d, 'manifest.json');
+      const m = JSON.parse(fs.readFileSync(f, 'utf8'));
+      fs.writeFileSync(f, JSON.stringify({ ...m, repository: { rootCommits: [`${first}\n${second}\n`] } }));
+    });
+    expect((await verifySnapshot(old, root)).commit).toBe(snap.manifest.commit);
+  });
+
   it('a snapshot whose database fails SQLite\'s check even though the checksums were updated to match', async () => {
     const { root, snap, work } = await setup();
     const file = await tamper(snap.file, path.join(work, 'db.tar.gz'), (d) => {

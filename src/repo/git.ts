@@ -155,10 +155,16 @@ export function commitTime(root: string, commit: string): string | null {
  */
 export function rootCommits(root: string, rev = 'HEAD'): string[] {
   try {
-    return gitZ(root, ['rev-list', '-z', '--max-parents=0', rev]).sort();
+    // Split on white space, not `-z`: git 2.39's rev-list ignores -z here and ends each id with a newline.
+    return splitIds(git(root, ['rev-list', '--max-parents=0', rev])).sort();
   } catch {
     return [];
   }
+}
+
+/** Commit ids from text that separates them with white space (a snapshot's recorded roots included). */
+export function splitIds(text: string): string[] {
+  return text.split(/\s+/).filter(Boolean);
 }
 
 export interface TreeEntry {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CgError, errorMessage } from '../errors.js';
-import { resolveCommit, rootCommits } from '../repo/git.js';
+import { resolveCommit, rootCommits, splitIds } from '../repo/git.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { MANIFEST, refused, unpackArchive } from './archive.js';
 import { parseManifest, type Manifest } from './manifest.js';
@@ -139,7 +139,8 @@ function checkVectors(file: string, db: Database.Database, dir: string, m: Manif
 function checkRepository(file: string, m: Manifest, root: string): void {
   const ours = rootCommits(root);
   const listed: unknown = m.repository?.rootCommits;
-  const theirs = Array.isArray(listed) ? listed.filter((c): c is string => typeof c === 'string') : [];
+  // Snapshots made with git 2.39 recorded `<id>\n`, several roots in one string (rootCommits, repo/git.ts).
+  const theirs = Array.isArray(listed) ? listed.filter((c): c is string => typeof c === 'string').flatMap(splitIds) : [];
   if (ours.length && theirs.length && !theirs.some((c) => ours.includes(c))) {
     throw new CgError('snapshot_invalid',
       `The snapshot ${file} is of another repository (its root commit ${theirs[0].slice(0, 10)} is not in this repository's history)`,
