@@ -256,13 +256,30 @@ describe('one writer, always', () => {
     fs.writeFileSync(path.join(root, 'pkg/m3.py'), module(3, 4, 7));
     const round = runCg(['update', '--json'], root).json.rounds[0];
     expect(round.vectors.rebuiltBecause).toMatch(/of which 1 are missing/);
-    expect(round.vectors.full).toBe(true);
+    expect(round.vectors).toMatchObject({ full: true, fileCheck: 'compared' });
     expect(liveVectors(root).mismatch).toBeNull();
-    // Once whole, the next update goes back to updating the file in place.
+    // Once whole, the next update goes back to updating the file in place, trusting the checksum
+    // committed with it instead of reading every stored vector.
     fs.writeFileSync(path.join(root, 'pkg/m2.py'), module(2, 4, 8));
     const next = runCg(['update', '--json'], root).json.rounds[0];
-    expect(next.vectors).toMatchObject({ full: false });
+    expect(next.vectors).toMatchObject({ full: false, fileCheck: 'checksum' });
     expect(next.vectors.rebuiltBecause).toBeUndefined();
+    expect(liveVectors(root).mismatch).toBeNull();
+  });
+
+  it('compares the vector file with the database when meta has no checksum for it (an index made before it was recorded)', () => {
+    const root = generatedRepo(3);
+    expect(runCg(['index', '-q'], root).code).toBe(0);
+    const db = new Database(currentDbPath(root)!);
+    expect(readMeta(db).vectors_crc32).toMatch(/^\d+$/);
+    db.prepare("DELETE FROM meta WHERE key = 'vectors_crc32'").run();
+    db.close();
+    fs.writeFileSync(path.join(root, 'pkg/m1.py'), module(1, 3, 5));
+    const round = runCg(['update', '--json'], root).json.rounds[0];
+    expect(round.vectors).toMatchObject({ full: false, fileCheck: 'compared' });
+    fs.writeFileSync(path.join(root, 'pkg/m1.py'), module(1, 3, 6));
+    expect(runCg(['update', '--json'], root).json.rounds[0].vectors).toMatchObject({ full: false, fileCheck: 'checksum' });
+    expect(liveVectors(root).mismatch).toBeNull();
   });
 });
 

@@ -1,4 +1,6 @@
 ; Data access (src/extract/accesses.ts).
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 
 ; Writes: `this.total = x`, `order.count += 1`, `this.n++`, `counter = 0` (kept for constants and
 ; top-level definitions).
@@ -17,15 +19,15 @@
 
 ; Prisma: prisma.user.findMany() reads the user table, prisma.user.create() writes it.
 ((call_expression
-  function: (member_expression
-    object: (member_expression object: (identifier) @_prisma property: (property_identifier) @access.table)
+  function: (_
+    object: (_ object: (identifier) @_prisma property: (property_identifier) @access.table)
     property: (property_identifier) @access.method))
   (#match? @_prisma "^(prisma|db)$")
   (#match? @access.method "^(find|create|update|upsert|delete|count|aggregate|groupBy)"))
 
 ; Knex: knex('users').insert(...), db('users').where(...).
 ((call_expression
-  function: (member_expression
-    object: (call_expression function: (identifier) @_knex arguments: (arguments . (string) @access.table))
+  function: (_
+    object: (_ function: (identifier) @_knex arguments: (arguments . (string) @access.table))
     property: (property_identifier) @access.method))
   (#match? @_knex "^(knex|db)$"))

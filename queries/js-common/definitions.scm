@@ -1,4 +1,6 @@
 ; Definitions shared by JavaScript, TypeScript and TSX. Roles and capture names: queries/README.md.
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 
 (function_declaration
   name: (identifier) @name
@@ -38,32 +40,17 @@
 (object
   (pair
     key: (property_identifier) @name
-    value: [
-      (function_expression parameters: (formal_parameters) @params body: (_) @body)
-      (generator_function parameters: (formal_parameters) @params body: (_) @body)
-      (arrow_function parameters: (formal_parameters) @params body: (_) @body)
-      (arrow_function parameter: (identifier) @param body: (_) @body)
-    ]) @definition.function)
+    value: (_ [parameters: (formal_parameters) @params parameter: (identifier) @param] body: (_) @body)) @definition.function)
 
 ; `const f = () => {}`, `let g = function () {}`, at any depth.
 (variable_declarator
   name: (identifier) @name
-  value: [
-    (function_expression parameters: (formal_parameters) @params body: (_) @body)
-    (generator_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameter: (identifier) @param body: (_) @body)
-  ]) @definition.function
+  value: (_ [parameters: (formal_parameters) @params parameter: (identifier) @param] body: (_) @body)) @definition.function
 
 ; `export default function () {}` and `export default () => …`: the symbol is named `default`.
 (export_statement
   "default" @name
-  value: [
-    (function_expression parameters: (formal_parameters) @params body: (_) @body)
-    (generator_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameter: (identifier) @param body: (_) @body)
-  ]) @definition.function
+  value: (_ [parameters: (formal_parameters) @params parameter: (identifier) @param] body: (_) @body)) @definition.function
 
 ; Top-level `const X = …` holding a value, not a function, class or `require(…)`.
 (program
@@ -108,13 +95,13 @@
 
 ; CommonJS: `module.exports = function name () {}` / `= class Name {}`.
 (assignment_expression
-  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  left: (_ object: (identifier) @_module property: (property_identifier) @_exports)
   right: (function_expression name: (identifier) @name parameters: (formal_parameters) @params body: (_) @body)
   (#eq? @_module "module")
   (#eq? @_exports "exports")) @definition.function
 
 (assignment_expression
-  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  left: (_ object: (identifier) @_module property: (property_identifier) @_exports)
   right: (class name: (_) @name body: (class_body) @body)
   (#eq? @_module "module")
   (#eq? @_exports "exports")) @definition.class
@@ -122,43 +109,28 @@
 ; `exports.name = function () {}` and `module.exports.name = …`.
 (assignment_expression
   left: [
-    (member_expression object: (identifier) @_exports property: (property_identifier) @name)
-    (member_expression
-      object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    (_ object: (identifier) @_exports property: (property_identifier) @name)
+    (_
+      object: (_ object: (identifier) @_module property: (property_identifier) @_exports)
       property: (property_identifier) @name)
   ]
-  right: [
-    (function_expression parameters: (formal_parameters) @params body: (_) @body)
-    (generator_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameter: (identifier) @param body: (_) @body)
-  ]
+  right: (_ [parameters: (formal_parameters) @params parameter: (identifier) @param] body: (_) @body)
   (#eq? @_exports "exports")) @definition.function
 
 ; `Foo.prototype.bar = function () {}`: method `Foo.bar`.
 (assignment_expression
-  left: (member_expression
-    object: (member_expression object: (identifier) @receiver property: (property_identifier) @_prototype)
+  left: (_
+    object: (_ object: (identifier) @receiver property: (property_identifier) @_prototype)
     property: (property_identifier) @name)
-  right: [
-    (function_expression parameters: (formal_parameters) @params body: (_) @body)
-    (generator_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameter: (identifier) @param body: (_) @body)
-  ]
+  right: (_ [parameters: (formal_parameters) @params parameter: (identifier) @param] body: (_) @body)
   (#eq? @_prototype "prototype")) @definition.function
 
 ; Top-level `app.handle = function () {}`: method `app.handle` (static members, object namespaces).
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression object: (identifier) @receiver property: (property_identifier) @name)
-      right: [
-        (function_expression parameters: (formal_parameters) @params body: (_) @body)
-        (generator_function parameters: (formal_parameters) @params body: (_) @body)
-        (arrow_function parameters: (formal_parameters) @params body: (_) @body)
-        (arrow_function parameter: (identifier) @param body: (_) @body)
-      ]) @definition.function)
+      left: (_ object: (identifier) @receiver property: (property_identifier) @name)
+      right: (_ [parameters: (formal_parameters) @params parameter: (identifier) @param] body: (_) @body)) @definition.function)
   (#not-match? @receiver "^(exports|module|window|globalThis|self|global)$"))
 
 ; A leading JSDoc block tagged @file / @fileoverview / @module documents the module.

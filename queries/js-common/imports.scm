@@ -1,4 +1,6 @@
 ; Imports and re-exports, turned into import specs by parseImport in src/lang/js-family.ts.
+; A wildcard with fields, `(_ object: … property: …)`, is the one node type that has them there: cheaper to compile
+; (queries/README.md, "Compile cost").
 (import_statement) @import
 (export_statement source: (_)) @import
 
@@ -18,11 +20,11 @@
 
 ; `module.exports = x`, `exports.a = b`: local names exported under another name.
 (assignment_expression
-  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  left: (_ object: (identifier) @_module property: (property_identifier) @_exports)
   (#eq? @_module "module")
   (#eq? @_exports "exports")) @import
 
 (assignment_expression
-  left: (member_expression object: (identifier) @_exports)
+  left: (_ object: (identifier) @_exports property: (_))
   right: (identifier)
   (#eq? @_exports "exports")) @import

@@ -1,4 +1,6 @@
 ; Data access (src/extract/accesses.ts).
+; `(_ object: … attribute: …)` is an attribute, `(_ function: … arguments: …)` a call: cheaper to compile
+; (queries/README.md, "Compile cost").
 
 ; Writes: assignment targets, `self.total = x`, `self.count += 1`, `counter = 0` (kept for constants,
 ; top-level definitions and declared globals).
@@ -18,14 +20,14 @@
 
 ; Django's ORM: User.objects.filter(...) reads the model, User.objects.create(...) writes it.
 ((call
-  function: (attribute
-    object: (attribute object: (identifier) @access.model attribute: (identifier) @_objects)
+  function: (_
+    object: (_ object: (identifier) @access.model attribute: (identifier) @_objects)
     attribute: (identifier) @access.method))
   (#eq? @_objects "objects"))
 
 ; SQLAlchemy: session.query(User), select(User).
 ((call
-  function: (attribute attribute: (identifier) @_query)
+  function: (_ attribute: (identifier) @_query)
   arguments: (argument_list . (identifier) @access.model))
   (#eq? @_query "query")
   (#match? @access.model "^[A-Z]"))
@@ -38,7 +40,7 @@
 
 ; Alembic migrations: op.create_table('users', ...), op.add_column('users', ...).
 ((call
-  function: (attribute object: (identifier) @_op attribute: (identifier) @access.method)
+  function: (_ object: (identifier) @_op attribute: (identifier) @access.method)
   arguments: (argument_list . (string) @access.table))
   (#eq? @_op "op")
   (#match? @access.method "^(create_table|drop_table|add_column|drop_column|alter_column|rename_table|create_index|drop_index|bulk_insert)$"))

@@ -1,8 +1,10 @@
 ; Call sites.
+; `(_ object: … attribute: …)` is an attribute, `(_ function: … arguments: …)` a call: cheaper to compile
+; (queries/README.md, "Compile cost").
 (call function: (identifier) @call.name) @call
 
 (call
-  function: (attribute
+  function: (_
     object: (_) @call.receiver
     attribute: (identifier) @call.name)) @call
 

@@ -44,8 +44,7 @@
   name: [(property_identifier) (private_property_identifier)] @name
   value: [
     (function_expression parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameters: (formal_parameters) @params body: (_) @body)
-    (arrow_function parameter: (identifier) @param body: (_) @body)
+    (arrow_function [parameters: (formal_parameters) @params parameter: (identifier) @param] body: (_) @body)
   ]) @definition.function
 
 ; Top-level constants whose value is a type assertion: `const X = {…} as const`.

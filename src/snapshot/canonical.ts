@@ -57,8 +57,10 @@ export const ID_COLUMNS: Record<string, Record<string, 'f' | 's' | 'renumber'>> 
 
 /** Meta values replaced in a snapshot, because they describe a machine, a moment or a checkout. */
 function normalisedMeta(meta: Meta, commitIso: string): Meta {
+  // The live vector file's checksum: its bytes depend on the order of past updates (the snapshot writes its own file).
+  const { vectors_crc32: _, ...rest } = meta;
   return {
-    ...meta,
+    ...rest,
     indexed_at: commitIso, // the commit's time: what the index reflects, and the same everywhere
     duration_ms: '0',
     build_id: 'snapshot',

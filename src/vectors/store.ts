@@ -68,6 +68,13 @@ export function vectorFileName(generation: number): string {
 }
 
 export class VectorStore {
+  /**
+   * The CRC-32 of the file this store was opened from or last saved to (its manifest's), null for a
+   * store never on disk or changed since: meta records it with the generation, so an update knows the file it opens
+   * is the one committed with the database (src/indexer/vectors.ts).
+   */
+  checksum: number | null = null;
+
   private constructor(private index: Index, private readonly opts: Required<VectorStoreOptions>, readonly readonly: boolean) {}
 
   static create(opts: VectorStoreOptions): VectorStore {
@@ -104,7 +111,9 @@ export class VectorStore {
     if (index.dimensions() !== manifest.dims || index.size() !== manifest.count) {
       throw corrupt(file, `it holds ${index.size()} vectors of ${index.dimensions()} dimensions; its manifest says ${manifest.count} of ${manifest.dims}`);
     }
-    return new VectorStore(index, full, opts.view === true);
+    const store = new VectorStore(index, full, opts.view === true);
+    store.checksum = manifest.crc32;
+    return store;
   }
 
   get dims(): number {
@@ -195,6 +204,7 @@ export class VectorStore {
       writeAtomically(`${file}.json`, `${JSON.stringify(manifest)}\n`);
       fsyncFile(tmp);
       fs.renameSync(tmp, file);
+      this.checksum = manifest.crc32;
     } catch (err) {
       fs.rmSync(tmp, { force: true });
       if (err instanceof CgError) throw err;
@@ -204,6 +214,7 @@ export class VectorStore {
   }
 
   private writable(): void {
+    this.checksum = null; // about to differ from the file it came from
     if (this.readonly) throw new CgError('internal', 'This vector index was opened as a read-only view', 'Open it without { view: true } to update it.');
   }
 }

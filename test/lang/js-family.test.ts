@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsImportResolver, isTestFile, moduleName, parseJsonc } from '../../src/lang/js-family.js';
 import { languageForFile } from '../../src/lang/registry.js';
+import { typesAdmitted } from './wildcard-places.js';
 import type { ImportSpec, RepoView } from '../../src/lang/types.js';
 
 /** A repository made of the given files; `text` holds the configuration files the resolver reads. */
@@ -85,5 +86,37 @@ describe('JsImportResolver', () => {
     const r = new JsImportResolver(repo(['a.js', 'b.js']));
     expect(r.resolveMember(spec('./a'), 'default', 'b.js')).toEqual(['a.js']);
     expect(r.resolveMember(spec('./a'), 'other', 'b.js')).toBeNull();
+  });
+});
+
+describe('JavaScript/TypeScript queries: wildcard nodes', () => {
+  // queries/js-common (and typescript/, javascript/, jsx/) write `(_ object: … property: …)` for a
+  // member_expression, `(_ function: … arguments: …)` for a call_expression and `(_ [parameters: …
+  // parameter: …] body: …)` for a function value (wildcard-places.ts says why and how this is checked).
+  const member = '(T object: (_) property: (property_identifier))';
+  const fn = '(T [parameters: (formal_parameters) parameter: (identifier)] body: (_))';
+  const places: [place: string, node: string, types: string[], grammars?: string[]][] = [
+    ['(assignment_expression left: X)', '(T object: (identifier) property: (property_identifier))', ['member_expression']],
+    ['(assignment_expression left: X)', '(T object: (identifier) property: (_))', ['member_expression']],
+    ['(assignment_expression left: X)', '(T object: (this) property: (_))', ['member_expression']],
+    ['(member_expression object: X)', '(T object: (identifier) property: (property_identifier))', ['member_expression']],
+    ['(call_expression function: X)', '(T object: (_) property: [(property_identifier) (private_property_identifier)])', ['member_expression']],
+    ['(call_expression function: X)', '(T property: (property_identifier))', ['member_expression']],
+    ['(new_expression constructor: X)', member, ['member_expression']],
+    ['(decorator X)', member, ['member_expression']],
+    ['(decorator X)', '(T function: (identifier) arguments: (arguments))', ['call_expression']],
+    ['(member_expression object: X)', '(T function: (identifier) arguments: (arguments))', ['call_expression']],
+    ['(jsx_opening_element name: X)', member, ['member_expression'], ['javascript', 'tsx']],
+    ['(jsx_self_closing_element name: X)', member, ['member_expression'], ['javascript', 'tsx']],
+    ...['(pair value: X)', '(variable_declarator value: X)', '(export_statement value: X)', '(assignment_expression right: X)']
+      .map((place): [string, string, string[]] => [place, fn, ['function_expression', 'generator_function', 'arrow_function']]),
+  ];
+
+  it.each(['javascript', 'typescript', 'tsx'])('%s: each wildcard place admits only the node type it stands for', async (id) => {
+    const admitted = await typesAdmitted(id);
+    for (const [place, node, types, grammars] of places) {
+      if (grammars && !grammars.includes(id)) continue;
+      expect(admitted(place, node), `${place} with ${node}`).toEqual([...types].sort());
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeLines, indexFixture, symbolLines, type Indexed } from '../helpers.js';
 import { findSymbolsByRef, fileByPath, importsOfFile } from '../../src/store/queries.js';
+import { typesAdmitted } from './wildcard-places.js';
 
 // Golden expectations for fixtures/python, written by hand from reading the fixture.
 let ix: Indexed;
@@ -183,5 +184,15 @@ describe('python: registrations and data access', () => {
       'Service.__init__ -> Service [repo] 0.9',
       'on_sold -> external:table:audit 1',
     ]);
+  });
+});
+
+describe('Python queries: wildcard nodes', () => {
+  it('each wildcard place admits only the node type it stands for (`attribute`, `call`; wildcard-places.ts)', async () => {
+    const admitted = await typesAdmitted('python');
+    expect(admitted('(call function: X)', '(T object: (_) attribute: (identifier))')).toEqual(['attribute']);
+    expect(admitted('(call function: X)', '(T attribute: (identifier))')).toEqual(['attribute']);
+    expect(admitted('(attribute object: X)', '(T object: (identifier) attribute: (identifier))')).toEqual(['attribute']);
+    expect(admitted('(decorator X)', '(T function: (_) arguments: (argument_list))')).toEqual(['call']);
   });
 });
