@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { edgesFrom, edgesTo, edgesWithTarget, type EdgeInfo } from '../store/queries.js';
+import { edgesWithTarget, type EdgeInfo } from '../store/queries.js';
 
 /**
  * Calls that go through a name rather than a reference: code fires a hook or event (`do_action('init')`,
@@ -22,7 +22,7 @@ function weightOf(target: string): number {
 }
 
 export interface NamedCall {
-  /** The other end: the firing symbol (firedBy) or the callback (firesInto). */
+  /** The other end: the firing symbol (firedThrough) or the callback (firesThrough). */
   id: number;
   line: number | null;
   confidence: number;
@@ -30,12 +30,7 @@ export interface NamedCall {
   target: string;
 }
 
-/** The symbols that fire a name under which `callbackId` is registered. */
-export function firedBy(db: Database.Database, callbackId: number): NamedCall[] {
-  return firedThrough(db, edgesTo(db, callbackId, ['registers']));
-}
-
-/** firedBy for a callback's `registers` edges already read (in edgesTo's order). */
+/** The symbols that fire a name under which a callback is registered, from its `registers` edges (in edgesTo's order). */
 export function firedThrough(db: Database.Database, registrations: EdgeInfo[]): NamedCall[] {
   const out: NamedCall[] = [];
   for (const reg of registrations) {
@@ -47,12 +42,7 @@ export function firedThrough(db: Database.Database, registrations: EdgeInfo[]): 
   return out;
 }
 
-/** The callbacks registered under the names `symbolId` fires. */
-export function firesInto(db: Database.Database, symbolId: number): NamedCall[] {
-  return firesThrough(db, edgesFrom(db, symbolId, ['fires']));
-}
-
-/** firesInto for a symbol's `fires` edges already read (in edgesFrom's order). */
+/** The callbacks registered under the names a symbol fires, from its `fires` edges (in edgesFrom's order). */
 export function firesThrough(db: Database.Database, firings: EdgeInfo[]): NamedCall[] {
   const out: NamedCall[] = [];
   for (const f of firings) {

@@ -149,9 +149,9 @@ let lastSaved: { file: string; store: VectorStore } | null = null;
  *
  * The last check (reconcile) reads every stored vector, so it runs only when the file is not the one
  * committed with the database: meta records the file's checksum and count in the transaction that
- * makes its generation current, and VectorStore.open has checked the file against its manifest. A file written by a writer that died before its commit, or
- * rewritten by another, has another checksum (or none recorded, as in an index made before this
- * check) and gets the full comparison.
+ * makes its generation current, and VectorStore.open has checked the file against its manifest. A
+ * file written by a writer that died before its commit, or rewritten by another, has another checksum
+ * (or none recorded, as in an index made before this check) and gets the full comparison.
  */
 function openPrevious(db: Database.Database, dir: string, file: string | undefined, model: string):
   { store: VectorStore | null; reason: string | null; check: VectorSync['fileCheck'] | null } {

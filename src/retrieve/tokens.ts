@@ -163,15 +163,7 @@ export function rememberingCounter(count: (text: string) => number): (text: stri
  * stretch it counted: not for a long-lived counter.
  */
 export function stretchCounter(count: (text: string) => number): (text: string) => number {
-  const seen = new Map<string, number>();
-  const stretch = (text: string) => {
-    let n = seen.get(text);
-    if (n === undefined) {
-      n = count(text);
-      seen.set(text, n);
-    }
-    return n;
-  };
+  const stretch = rememberingCounter(count);
   return (text) => {
     if (text.includes('<|')) return count(text);
     let n = 0;
