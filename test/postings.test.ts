@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { currentDbPath } from '../src/store/db.js';
 import { createIndexes, createTables } from '../src/store/schema.js';
-import { decodePairs, documentTerms, encodePairs, postingsOf, postingsProblem, PostingsWriter, spliceRun } from '../src/store/postings.js';
+import { compareBinary, decodePairs, documentTerms, encodePairs, postingsOf, postingsProblem, PostingsWriter, sortBinary, spliceRun } from '../src/store/postings.js';
 import { indexedRepo } from './helpers.js';
 
 /** postingsOf's flat pairs as [doc, tf] pairs. */
@@ -83,6 +83,42 @@ describe('postings as varint runs (src/store/postings.ts)', () => {
     w.flush();
     expect(documentTerms(db, 'units')).toEqual([]);
     expect(db.prepare('SELECT COUNT(*) FROM unit_postings').pluck().get()).toBe(0);
+  });
+
+  it('a first flush into empty tables (a full build\'s) stores what the splicing path stores for the same documents', () => {
+    let seed = 11;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    // Characters above U+FFFF sort after U+FFFF in SQLite's BINARY order, before it in UTF-16.
+    const words = ['alpha', 'beta', 'z\uFFFF', 'z\u{1F600}', 'caf\u00e9', 'x', 'x1', 'y2k'];
+    const docs = Array.from({ length: 40 }, (_, i) => [i * 3 + 5, [...new Set(Array.from({ length: 1 + rand(6) }, () => words[rand(words.length)]))]
+      .map((t) => [t, 1 + rand(400)] as [string, number])] as const).concat([[200, words.map((t, i) => [t, i + 1] as [string, number])]]);
+    const fast = freshDb();
+    const wf = new PostingsWriter(fast);
+    for (const [doc, terms] of docs) wf.add('units', doc, terms);
+    wf.flush();
+    // The same documents written over existing rows: another document first, removed in the same flush.
+    const slow = freshDb();
+    const ws = new PostingsWriter(slow);
+    ws.add('units', 1, words.map((t) => [t, 1] as [string, number]));
+    ws.flush();
+    ws.remove('units', 1);
+    for (const [doc, terms] of docs) ws.add('units', doc, terms);
+    ws.flush();
+    expect(postings(fast, 'units', words)).toEqual(postings(slow, 'units', words));
+    expect(documentTerms(fast, 'units')).toEqual(documentTerms(slow, 'units'));
+    // A full build numbers its terms in BINARY order.
+    const dictionary = fast.prepare('SELECT term FROM terms ORDER BY id').pluck().all() as string[];
+    expect(dictionary).toEqual([...dictionary].sort(compareBinary));
+    expect(dictionary.indexOf('z\uFFFF')).toBeLessThan(dictionary.indexOf('z\u{1F600}'));
+    expect(postingsProblem(fast, 'units')).toBeNull();
+  });
+
+  it('sorts strings in SQLite\'s BINARY order with or without characters above U+FFFF', () => {
+    const plain = ['b', 'a\u00e9', 'a', '\uFFFF', 'Z'];
+    expect(sortBinary([...plain])).toEqual([...plain].sort(compareBinary));
+    const astral = [...plain, '\u{1F600}', 'a\u{10000}'];
+    expect(sortBinary([...astral])).toEqual([...astral].sort(compareBinary));
+    expect(sortBinary([...astral]).slice(-2)).toEqual(['\uFFFF', '\u{1F600}']);
   });
 
   it('finds postings whose two directions disagree or that do not decode', () => {

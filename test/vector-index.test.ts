@@ -78,6 +78,28 @@ describe('vectors in the index', () => {
     expect(status.vectors).toMatchObject({ status: 'ok', dims: 100, count: stored.length });
   });
 
+  it('a build\'s vector file, made on a worker thread, is the file rebuild and save make on this one, byte for byte', async () => {
+    const root = committedFixture();
+    await buildIndex(root);
+    const m = meta(root);
+    const dir = path.dirname(currentDbPath(root)!);
+    const built = fs.readFileSync(path.join(dir, m.vectors_file));
+    const db = new Database(currentDbPath(root)!, { readonly: true });
+    try {
+      const stored = await import('../src/vectors/cache.js').then((c) => [...c.storedVectors(db, m.vectors_model)]);
+      const here = tempDir('cg-vectors-');
+      VectorStore.rebuild(stored, { dims: 100 }).save(here, 1);
+      const worker = tempDir('cg-vectors-');
+      const r = await VectorStore.rebuildFile(stored, { dims: 100 }, worker, 1);
+      expect(r).toMatchObject({ name: 'vectors-1.usearch', size: Number(m.vectors_count), checksum: Number(m.vectors_crc32) });
+      expect(fs.readFileSync(path.join(worker, r.name)).equals(built)).toBe(true);
+      expect(fs.readFileSync(path.join(here, 'vectors-1.usearch')).equals(built)).toBe(true);
+      expect(fs.readFileSync(path.join(worker, `${r.name}.json`), 'utf8')).toBe(fs.readFileSync(path.join(dir, `${m.vectors_file}.json`), 'utf8'));
+    } finally {
+      db.close();
+    }
+  });
+
   it('an update embeds only symbols whose text changed, and keeps the vector file in step with the generation', async () => {
     const root = committedFixture();
     await buildIndex(root);

@@ -14,7 +14,7 @@ import { readScrubbed } from '../secrets/read.js';
 import { createBuild, currentDbPath, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
 import { fileHistory } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
-import { syncVectors, type VectorSync } from './vectors.js';
+import { prepareVectors, type VectorSync } from './vectors.js';
 import { captureState, stateMeta } from './state.js';
 import { boilerplateMeta, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
 import { loadResolveRows, resolveInputFrom } from '../store/load.js';
@@ -83,7 +83,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     let mark = performance.now();
     const lap = (phase: keyof typeof phasesMs) => {
       const now = performance.now();
-      phasesMs[phase] = Math.round(now - mark);
+      phasesMs[phase] += Math.round(now - mark);
       mark = now;
     };
     onProgress({ phase: 'scan', done: 0, total: 0 });
@@ -146,6 +146,23 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     // Each term's postings written once, now that every file's terms are in.
     db.transaction(() => writer.flushPostings())();
     lap('extract');
+    // Vectors before the edges: they need only the symbols, and the vector file is built on a worker
+    // thread (prepareVectors' background) while this thread resolves.
+    onProgress({ phase: 'embed', done: 0, total: 1 });
+    const generation = Number(previous.generation ?? 0) + 1;
+    // The previous build's cached vectors: a rebuild embeds only texts it has not seen.
+    const previousDb = currentDbPath(root);
+    if (previousDb && fs.existsSync(previousDb)) {
+      try {
+        copyEmbeddingCache(db, previousDb);
+      } catch {
+        // A damaged or foreign previous index (often why this rebuild runs): embed from scratch instead.
+      }
+    }
+    db.exec('BEGIN');
+    const pendingVectors = await prepareVectors(db, build.dir, config, generation, {}, null, { background: true });
+    db.exec('COMMIT');
+    lap('embed');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const resolveRows = loadResolveRows(db);
     const allPaths = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
@@ -159,20 +176,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     })();
     createIndexes(db);
     lap('resolve');
-    onProgress({ phase: 'embed', done: 0, total: 1 });
-    const generation = Number(previous.generation ?? 0) + 1;
-    // The previous build's cached vectors: a rebuild embeds only texts it has not seen.
-    const previousDb = currentDbPath(root);
-    if (previousDb && fs.existsSync(previousDb)) {
-      try {
-        copyEmbeddingCache(db, previousDb);
-      } catch {
-        // A damaged or foreign previous index (often why this rebuild runs): embed from scratch instead.
-      }
-    }
-    db.exec('BEGIN');
-    const vectors = await syncVectors(db, build.dir, config, generation, {}, null);
-    db.exec('COMMIT');
+    const vectors = await pendingVectors.finish();
     lap('embed');
     onProgress({ phase: 'write', done: 0, total: 1 });
     const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n;

@@ -5,6 +5,8 @@ import type { Piscina } from 'piscina';
 import { PACKAGE_ROOT } from '../paths.js';
 import { Allowlist } from '../secrets/allowlist.js';
 import { processFile, type FileJob, type ProcessOptions } from '../extract/process.js';
+import { codeLanguage } from '../lang/registry.js';
+import { preloadLanguages } from '../lang/loader.js';
 import type { FileOutcome } from '../extract/types.js';
 
 /**
@@ -85,14 +87,17 @@ export async function extractAll(jobs: FileJob[], opts: ProcessOptions, workers:
   }
   const threads = workers > 0 ? workers : Math.max(1, os.availableParallelism());
   const bytes = jobs.reduce((n, j) => n + j.size, 0);
+  // Every grammar these files need, loaded before the first parse (see preloadLanguages).
+  const languages = [...new Set(jobs.map((j) => j.language))].filter((id) => codeLanguage(id) !== null).sort();
   if (threads === 1 || jobs.length < 2 || (workers === 0 && bytes < IN_PROCESS_MAX_BYTES)) {
     const allow = new Allowlist(opts.allowlist);
+    await preloadLanguages(languages.map((id) => codeLanguage(id)!));
     for (const job of jobs) onBatch([await processFile(job, opts, allow)]);
     return;
   }
   const pool = new (piscina())({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
   try {
-    await Promise.all(batches(jobs).map(async (batch) => onBatch(await pool.run({ jobs: batch, opts }))));
+    await Promise.all(batches(jobs).map(async (batch) => onBatch(await pool.run({ jobs: batch, opts, languages }))));
   } finally {
     await pool.destroy();
   }

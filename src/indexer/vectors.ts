@@ -55,16 +55,33 @@ const NO_VECTORS = { vectors_file: '', vectors_count: 0, vectors_crc32: '' };
  */
 export async function syncVectors(db: Database.Database, dir: string, config: Config, generation: number, previous: Meta,
   fileIds: number[] | null): Promise<VectorSyncResult> {
+  return (await prepareVectors(db, dir, config, generation, previous, fileIds)).finish();
+}
+
+export interface PendingVectors {
+  /** Writes (or waits for) the generation's vector file; the result's meta goes in the generation's transaction. */
+  finish(): Promise<VectorSyncResult>;
+}
+
+/**
+ * syncVectors in two halves: this one embeds and writes the embedding cache (inside the caller's
+ * transaction, which may commit once it returns), and finish() writes the vector file. With
+ * `background`, a full rebuild's file is built on a worker thread from the moment this returns, so a
+ * full build resolves its edges meanwhile; finish() waits for it.
+ */
+export async function prepareVectors(db: Database.Database, dir: string, config: Config, generation: number, previous: Meta,
+  fileIds: number[] | null, opts: { background?: boolean } = {}): Promise<PendingVectors> {
   const started = performance.now();
   const base = { embedded: 0, fromCache: 0, unchanged: 0, count: 0, full: fileIds === null };
   const done = (summary: Omit<VectorSync, 'durationMs'>, meta: Record<string, string | number>): VectorSyncResult =>
     ({ summary: { ...summary, durationMs: Math.round(performance.now() - started) }, meta });
+  const now = (result: VectorSyncResult): PendingVectors => ({ finish: async () => result });
   if (!config.embeddings.enabled) {
-    return done({ ...base, status: 'off', model: null }, { ...NO_VECTORS, vectors_status: 'off', vectors_model: '', vectors_error: '' });
+    return now(done({ ...base, status: 'off', model: null }, { ...NO_VECTORS, vectors_status: 'off', vectors_model: '', vectors_error: '' }));
   }
   const spec = modelSpecFromConfig(config.embeddings);
-  const unavailable = (err: CgError) => done({ ...base, status: 'unavailable', model: spec.id, error: err.toJSON() as VectorSync['error'] },
-    { ...NO_VECTORS, vectors_status: 'unavailable', vectors_model: spec.id, vectors_error: `${err.message}. ${err.hint ?? ''}`.trim() });
+  const unavailable = (err: CgError) => now(done({ ...base, status: 'unavailable', model: spec.id, error: err.toJSON() as VectorSync['error'] },
+    { ...NO_VECTORS, vectors_status: 'unavailable', vectors_model: spec.id, vectors_error: `${err.message}. ${err.hint ?? ''}`.trim() }));
   const status = modelStatus(spec);
   if (!status.available) return unavailable(unavailableError(spec, status.missing));
   const key = modelKey(spec);
@@ -83,23 +100,39 @@ export async function syncVectors(db: Database.Database, dir: string, config: Co
     deleteSymbolEmbeddings(db, gone);
     saveEmbeddings(db, u);
     const dims = u.computed.values().next().value?.length ?? storedDims(db, key) ?? previousStore?.dims ?? null;
-    let store: VectorStore | null;
+    const finished = (file: string, count: number, checksum: number | null): VectorSyncResult => {
+      const summary = { status: 'ok' as const, model: key, embedded: u.stats.embedded, fromCache: u.stats.fromCache,
+        unchanged: u.stats.unchanged, count, full, ...(opened.reason ? { rebuiltBecause: opened.reason } : {}),
+        ...(opened.check ? { fileCheck: opened.check } : {}) };
+      return done(summary, { vectors_status: 'ok', vectors_file: file, vectors_model: key, vectors_dims: dims ?? 0,
+        vectors_quantization: config.embeddings.quantization, vectors_count: count, vectors_error: '',
+        vectors_crc32: checksum ?? '' });
+    };
     if (previousStore) {
-      store = previousStore;
-      store.remove(gone.filter((id) => store!.has(id)));
+      const store = previousStore;
+      store.remove(gone.filter((id) => store.has(id)));
       store.upsert([...u.changed.keys()], [...u.changed.values()]);
-    } else {
-      store = dims === null ? null : VectorStore.rebuild(storedVectors(db, key), { dims, quantization: config.embeddings.quantization });
-      pruneEmbeddingCache(db, key);
+      const file = store.save(dir, generation);
+      lastSaved = { file: path.join(dir, file), store };
+      return now(finished(file, store.size, store.checksum));
     }
+    const storeOpts = { dims: dims ?? 0, quantization: config.embeddings.quantization };
+    if (dims !== null && opts.background) {
+      const job = VectorStore.rebuildFile(storedVectors(db, key), storeOpts, dir, generation);
+      pruneEmbeddingCache(db, key);
+      // The store stays in the worker: the next update in this process reads the file back.
+      lastSaved = null;
+      job.catch(() => {}); // awaited by finish(); a failure is its error, not an unhandled rejection meanwhile
+      return { finish: async () => {
+        const r = await job;
+        return finished(r.name, r.size, r.checksum);
+      } };
+    }
+    const store = dims === null ? null : VectorStore.rebuild(storedVectors(db, key), storeOpts);
+    pruneEmbeddingCache(db, key);
     const file = store ? store.save(dir, generation) : '';
     lastSaved = store ? { file: path.join(dir, file), store } : null;
-    const summary = { status: 'ok' as const, model: key, embedded: u.stats.embedded, fromCache: u.stats.fromCache,
-      unchanged: u.stats.unchanged, count: store?.size ?? 0, full, ...(opened.reason ? { rebuiltBecause: opened.reason } : {}),
-      ...(opened.check ? { fileCheck: opened.check } : {}) };
-    return done(summary, { vectors_status: 'ok', vectors_file: file, vectors_model: key, vectors_dims: dims ?? 0,
-      vectors_quantization: config.embeddings.quantization, vectors_count: summary.count, vectors_error: '',
-      vectors_crc32: store?.checksum ?? '' });
+    return now(finished(file, store?.size ?? 0, store?.checksum ?? null));
   } catch (err) {
     if (err instanceof CgError && err.code === 'model_unavailable') return unavailable(err);
     throw err;

@@ -40,6 +40,11 @@ export function languageForFile(fileName: string): LanguageSpec | null {
   return null;
 }
 
+/** The parsed language of that id; null for a document format (Markdown, YAML, …) or an unknown id. */
+export function codeLanguage(id: string): LanguageSpec | null {
+  return byId.get(id) ?? null;
+}
+
 export function languageById(id: string): LanguageSpec {
   const lang = byId.get(id);
   if (!lang) {

@@ -209,9 +209,9 @@ export class PostingsWriter {
     for (const c of ['files', 'units'] as const) {
       const { removed, added } = this.pending[c];
       const { postings, forward, key } = TABLES[c];
-      // term id → documents removed from it / added to it.
+      // term id → documents removed from it / (doc, tf) pairs added to it, flat and by document.
       const minus = new Map<number, Set<number>>();
-      const plus = new Map<number, [number, number][]>();
+      const plus = new Map<number, number[]>();
       const readForward = this.db.prepare(`SELECT terms FROM ${forward} WHERE ${key} = ?`).pluck();
       const dropForward = this.db.prepare(`DELETE FROM ${forward} WHERE ${key} = ?`);
       // A removed document's terms and counts; those it still has, with the same count, once added
@@ -227,27 +227,43 @@ export class PostingsWriter {
         dropForward.run(doc);
       }
       const putForward = this.db.prepare(`INSERT INTO ${forward} (${key}, terms) VALUES (?, ?)`);
+      // Documents in ascending order, so each term's added pairs come out ordered by document.
       for (const doc of [...added.keys()].sort((a, b) => a - b)) {
-        const pairs = added.get(doc)!.map(([t, tf]) => [ids.get(t)!, tf] as [number, number]).sort((a, b) => a[0] - b[0]);
-        putForward.run(doc, encodePairs(pairs.flat()));
+        const pairs = byTermId(added.get(doc)!, ids);
+        putForward.run(doc, encodePairs(pairs));
         const old = before.get(doc);
-        for (const [t, tf] of pairs) {
-          if (old?.get(t) === tf) old.delete(t);
-          else (plus.get(t) ?? plus.set(t, []).get(t)!).push([doc, tf]);
+        for (let i = 0; i < pairs.length; i += 2) {
+          const t = pairs[i];
+          const tf = pairs[i + 1];
+          if (old?.get(t) === tf) {
+            old.delete(t);
+            continue;
+          }
+          const list = plus.get(t);
+          if (list) list.push(doc, tf);
+          else plus.set(t, [doc, tf]);
         }
       }
       for (const [doc, old] of before) for (const t of old.keys()) (minus.get(t) ?? minus.set(t, new Set()).get(t)!).add(doc);
+      // A collection without postings yet (a full build) has no rows to read back and splice.
+      const empty = !minus.size && this.db.prepare(`SELECT 1 FROM ${postings} LIMIT 1`).get() === undefined;
       const read = this.db.prepare(`SELECT docs FROM ${postings} WHERE term_id = ?`).pluck();
       const put = this.db.prepare(`INSERT OR REPLACE INTO ${postings} (term_id, docs) VALUES (?, ?)`);
       const drop = this.db.prepare(`DELETE FROM ${postings} WHERE term_id = ?`);
-      for (const t of [...new Set([...minus.keys(), ...plus.keys()])].sort((a, b) => a - b)) {
+      const touched = minus.size ? [...new Set([...minus.keys(), ...plus.keys()])] : [...plus.keys()];
+      for (const t of touched.sort((a, b) => a - b)) {
+        const more = plus.get(t) ?? [];
+        if (empty) {
+          // Splicing into an empty run gives the added pairs' own run (spliceRun, below).
+          if (more.length) put.run(t, encodePairs(more));
+          continue;
+        }
         const gone = minus.get(t);
         const blob = read.get(t) as Buffer | undefined;
-        const more = (plus.get(t) ?? []).sort((a, b) => a[0] - b[0]);
         let lo = Infinity;
         let hi = -Infinity;
         for (const doc of gone ?? []) [lo, hi] = [Math.min(lo, doc), Math.max(hi, doc)];
-        for (const [doc] of more) [lo, hi] = [Math.min(lo, doc), Math.max(hi, doc)];
+        if (more.length) [lo, hi] = [Math.min(lo, more[0]), Math.max(hi, more[more.length - 2])];
         const next = spliceRun(blob ?? new Uint8Array(0), lo, hi, (pairs) => merged(pairs, gone, more));
         if (next.length) put.run(t, next);
         else {
@@ -269,11 +285,14 @@ export class PostingsWriter {
     const wanted = new Set<string>();
     for (const p of Object.values(this.pending)) for (const terms of p.added.values()) for (const [t] of terms) wanted.add(t);
     const ids = new Map<string, number>();
-    const known = this.db.prepare('SELECT term, id FROM terms WHERE term IN (SELECT value FROM json_each(?))').raw()
-      .all(JSON.stringify([...wanted])) as [string, number][];
-    for (const [t, id] of known) ids.set(t, id);
-    const fresh = [...wanted].filter((t) => !ids.has(t)).sort(compareBinary);
     let next = ((this.db.prepare('SELECT MAX(id) FROM terms').pluck().get() as number | null) ?? 0) + 1;
+    // An empty dictionary (a full build) has none of them.
+    if (next > 1) {
+      const known = this.db.prepare('SELECT term, id FROM terms WHERE term IN (SELECT value FROM json_each(?))').raw()
+        .all(JSON.stringify([...wanted])) as [string, number][];
+      for (const [t, id] of known) ids.set(t, id);
+    }
+    const fresh = sortBinary(ids.size ? [...wanted].filter((t) => !ids.has(t)) : [...wanted]);
     const ins = this.db.prepare('INSERT INTO terms (id, term) VALUES (?, ?)');
     for (const t of fresh) {
       ins.run(next, t);
@@ -283,19 +302,49 @@ export class PostingsWriter {
   }
 }
 
-/** A term's flat pairs without the documents `gone`, with `plus` (sorted by document) merged in. */
-function merged(pairs: number[], gone: Set<number> | undefined, plus: [number, number][]): number[] {
+/**
+ * A document's terms as flat (term id, tf) pairs in ascending term id. Sorted as numbers that carry
+ * the pair's position (id · 2^21 + position: exact below 2^53 for ids below 2^32), so no array per
+ * pair is made.
+ */
+function byTermId(terms: [string, number][], ids: Map<string, number>): number[] {
+  const n = terms.length;
+  if (n >= 1 << 21) throw new Error(`a document with ${n} distinct terms`);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = ids.get(terms[i][0])! * 2097152 + i;
+  keys.sort();
+  const out = new Array<number>(2 * n);
+  for (let i = 0; i < n; i++) {
+    const pos = keys[i] % 2097152;
+    out[2 * i] = (keys[i] - pos) / 2097152;
+    out[2 * i + 1] = terms[pos][1];
+  }
+  return out;
+}
+
+/** A term's flat pairs without the documents `gone`, with `plus` (flat, by document) merged in. */
+function merged(pairs: number[], gone: Set<number> | undefined, plus: number[]): number[] {
   const out: number[] = [];
   let j = 0;
   for (let i = 0; i < pairs.length; i += 2) {
     const doc = pairs[i];
     if (gone?.has(doc)) continue;
-    for (; j < plus.length && plus[j][0] < doc; j++) out.push(plus[j][0], plus[j][1]);
+    for (; j < plus.length && plus[j] < doc; j += 2) out.push(plus[j], plus[j + 1]);
     out.push(doc, pairs[i + 1]);
   }
-  for (; j < plus.length; j++) out.push(plus[j][0], plus[j][1]);
+  for (; j < plus.length; j += 2) out.push(plus[j], plus[j + 1]);
   return out;
 }
+
+/**
+ * Strings in SQLite's BINARY order. Without surrogate pairs (characters above U+FFFF) UTF-16 code
+ * units order strings as their UTF-8 bytes do, so the default sort is that order; otherwise each
+ * comparison encodes (compareBinary).
+ */
+export function sortBinary(strings: string[]): string[] {
+  return strings.some((s) => SURROGATE.test(s)) ? strings.sort(compareBinary) : strings.sort();
+}
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** SQLite's BINARY collation (UTF-8 bytes), which JavaScript's < (UTF-16 code units) differs from above U+FFFF. */
 export function compareBinary(a: string, b: string): number {

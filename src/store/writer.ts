@@ -68,11 +68,10 @@ export class IndexWriter {
     this.stmt = {
       file: db.prepare(`INSERT INTO files (id, path, language, hash, size, loc, partial, error_count, is_test, warnings, tokens, external, package)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      unitTokens: db.prepare('UPDATE symbols SET tokens = ? WHERE id = ?'),
       fts: db.prepare('INSERT INTO symbol_fts (rowid, name, qname, signature, doc, path) VALUES (?, ?, ?, ?, ?, ?)'),
       symbol: db.prepare(`INSERT INTO symbols (id, file_id, parent_id, name, qualified_name, kind, start_line, end_line,
-        signature, doc, params, visibility, is_async, is_static, mutates, annotations, exported, is_test, in_error)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        signature, doc, params, visibility, is_async, is_static, mutates, annotations, exported, is_test, in_error, tokens)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       importRow: db.prepare(`INSERT INTO imports (file_id, module, names, alias, wildcard, reexport, line, in_error)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail)
@@ -98,11 +97,14 @@ export class IndexWriter {
     const id = ids ? (i: number) => ids[i] : (i: number) => base + i;
     this.stmt.file.run(fileId, x.path, x.language, o.hash, o.size, x.loc, +x.partial, x.errorCount, +x.isTest,
       o.warnings.length ? JSON.stringify(o.warnings) : null, x.terms?.file.tokens ?? 0, +(external !== null), external);
+    // A unit's search-term count goes in with its symbol row (src/retrieve/terms.ts).
+    const unitTokens = new Map<number, number>();
+    for (const u of x.terms?.units ?? []) unitTokens.set(u.symbol, u.counts.tokens);
     x.symbols.forEach((s, i) => {
       const parent = s.parent >= 0 ? id(s.parent) : null;
       this.stmt.symbol.run(id(i), fileId, parent, s.name, s.qualifiedName, s.kind, s.startLine, s.endLine, s.signature,
         s.doc, JSON.stringify(s.params), s.visibility, +s.isAsync, +s.isStatic, JSON.stringify(s.mutates),
-        JSON.stringify(s.annotations), +s.exported, +s.isTest, +s.inError);
+        JSON.stringify(s.annotations), +s.exported, +s.isTest, +s.inError, unitTokens.get(i) ?? 0);
       if (parent !== null) this.stmt.edge.run(parent, id(i), 'contains', 1, s.startLine, fileId, null);
     });
     this.addTerms(x, fileId, id, kept);
@@ -150,7 +152,6 @@ export class IndexWriter {
     for (const u of x.terms.units) {
       const sid = id(u.symbol);
       if (!kept.units.has(sid)) this.postings.add('units', sid, u.counts.terms);
-      this.stmt.unitTokens.run(u.counts.tokens, sid);
     }
     const pathWords = ftsPathWords(x.path);
     x.symbols.forEach((s, i) => {
