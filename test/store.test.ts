@@ -1,3 +1,4 @@
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -98,16 +99,23 @@ describe('one writer at a time', () => {
 });
 
 describe('parallel extraction', () => {
-  it('gives the same index on worker threads as in one thread', () => {
-    // workers: 2 forces the worker-pool path, workers: 1 keeps extraction in one thread.
+  it('gives the same index on worker threads as in one thread, and on both at once', () => {
+    // workers: 2 forces the worker-pool path, workers: 1 keeps extraction in one thread; with workers
+    // left automatic, 200 kB-1.5 MB of source is extracted in this thread and on a worker at once.
     const dir = copyFixture('python');
     for (let i = 0; i < 12; i++) fs.cpSync(path.join(dir, 'shop'), path.join(dir, `copy${i}`, 'shop'), { recursive: true });
-    const dump = (workers: number) => {
+    // And 10 modules of 400 small functions each (~240 kB in all), calling each other across files.
+    for (let m = 0; m < 10; m++) {
+      fs.writeFileSync(path.join(dir, `gen${m}.py`), Array.from({ length: 400 }, (_, i) =>
+        `def step_${m}_${i}(value, scale=${i}):\n    """Step ${i} of stage ${m}."""\n    return step_${(m + 1) % 10}_${i}(value * scale)\n`).join('\n'));
+    }
+    const dump = (workers: number, mode: string) => {
       fs.mkdirSync(path.join(dir, '.codegraph'), { recursive: true });
       fs.writeFileSync(path.join(dir, '.codegraph', 'config.json'), JSON.stringify({ workers }));
       const res = runCg(['index', '--full', '--json'], dir);
       expect(res.code, res.stderr).toBe(0);
-      expect(res.json.files).toBeGreaterThan(60);
+      expect(res.json.files).toBeGreaterThan(70);
+      expect(res.json.extraction.mode).toBe(mode);
       const db = new Database(currentDbPath(dir)!, { readonly: true });
       const out = {
         files: db.prepare('SELECT id, path, hash FROM files ORDER BY id').all(),
@@ -117,8 +125,8 @@ describe('parallel extraction', () => {
       db.close();
       return out;
     };
-    const single = dump(1);
-    const pooled = dump(2);
-    expect(pooled).toEqual(single);
+    const single = dump(1, 'in-process');
+    expect(dump(2, 'threads')).toEqual(single);
+    if (os.availableParallelism() > 1) expect(dump(0, 'shared')).toEqual(single);
   });
 });

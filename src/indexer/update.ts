@@ -104,7 +104,7 @@ export function startBackgroundApplier(root: string): 'started' | 'off' {
   return 'started';
 }
 
-export interface IndexResult extends Omit<BuildSummary, 'phasesMs' | 'vectors'> {
+export interface IndexResult extends Omit<BuildSummary, 'phasesMs' | 'vectors' | 'extraction'> {
   /** What was embedded (null when nothing was: no symbol text changed). */
   vectors: BuildSummary['vectors'] | null;
   /** full: built from scratch; incremental: only what changed was applied; none: nothing had changed. */
@@ -112,6 +112,8 @@ export interface IndexResult extends Omit<BuildSummary, 'phasesMs' | 'vectors'> 
   /** Why a full build happened although an index existed (configuration changed, index damaged…). */
   reason: string | null;
   phasesMs?: BuildSummary['phasesMs'];
+  /** Where a full build extracted its files. */
+  extraction?: BuildSummary['extraction'];
   changes?: { added: number; modified: number; deleted: number; resolvedFiles: number };
 }
 
