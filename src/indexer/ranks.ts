@@ -159,19 +159,10 @@ function patchRows(db: Database.Database, previous: Map<number, FileRows>, touch
  */
 export function computeRanks(files: Map<number, FileRows>): { symbolRanks: Map<number, number>; fileRanks: Map<number, number> } {
   const fileIds = [...files.keys()].sort((a, b) => a - b);
-  const fileOf = new Map<number, number>(); // symbol id -> file position
-  const callNodes: number[] = [];
+  const nodes = new SymbolPositions(files, fileIds);
+  const callNodes = nodes.callNodes;
   let edgeCount = 0;
-  fileIds.forEach((f, pos) => {
-    const rows = files.get(f)!;
-    for (const s of rows.symbols) {
-      fileOf.set(s, pos);
-      if (!rows.modules.has(s)) callNodes.push(s);
-    }
-    edgeCount += rows.edges.length / 4;
-  });
-  callNodes.sort((a, b) => a - b);
-  const callPos = new Map(callNodes.map((id, i) => [id, i]));
+  for (const f of fileIds) edgeCount += files.get(f)!.edges.length / 4;
   const calls = new EdgeList(edgeCount);
   const links = new EdgeList(edgeCount);
   for (const f of fileIds) {
@@ -181,21 +172,93 @@ export function computeRanks(files: Map<number, FileRows>): { symbolRanks: Map<n
       const dst = e[k + 1];
       const w = e[k + 2];
       if (e[k + 3]) {
-        const s = callPos.get(src);
-        const d = callPos.get(dst);
-        if (s !== undefined && d !== undefined && s !== d && w > 0) calls.push(s, d, w);
+        const s = nodes.callPos(src);
+        const d = nodes.callPos(dst);
+        if (s >= 0 && d >= 0 && s !== d && w > 0) calls.push(s, d, w);
       }
-      const sf = fileOf.get(src);
-      const df = fileOf.get(dst);
-      if (sf !== undefined && df !== undefined && sf !== df) links.push(sf, df, w);
+      const sf = nodes.filePos(src);
+      const df = nodes.filePos(dst);
+      if (sf >= 0 && df >= 0 && sf !== df) links.push(sf, df, w);
     }
   }
   const callRank = powerIteration(calls.toCsr(callNodes.length, false), null);
   const fileRank = powerIteration(links.toCsr(fileIds.length, true), null);
-  return {
-    symbolRanks: new Map(callNodes.map((id, i) => [id, callRank[i]])),
-    fileRanks: new Map(fileIds.map((id, i) => [id, fileRank[i]])),
-  };
+  const symbolRanks = new Map<number, number>();
+  for (let i = 0; i < callNodes.length; i++) symbolRanks.set(callNodes[i], callRank[i]);
+  const fileRanks = new Map<number, number>();
+  for (let i = 0; i < fileIds.length; i++) fileRanks.set(fileIds[i], fileRank[i]);
+  return { symbolRanks, fileRanks };
+}
+
+const SYMBOLS_PER_FILE = 2 ** 20; // src/store/writer.ts: a symbol's id is its file's id · 2^20 + its number in the file
+const NOT_A_SYMBOL = -2;
+const MODULE = -1;
+
+/**
+ * Where each symbol of the rows stands: the position of its file among the files (ascending ids),
+ * and of the symbol among the call graph's nodes (every symbol but modules, ascending ids). Symbol
+ * ids are their file's id · 2^20 + a number, so both come from small typed tables per file instead of
+ * maps keyed by ids past 2^31 (heap numbers, slow to hash: most of a cold rank refresh on Go's
+ * standard library). Rows whose ids do not have that form (none that the writer makes) take maps.
+ */
+class SymbolPositions {
+  readonly callNodes: number[] = [];
+  private readonly fileIndex = new Map<number, number>();
+  /** Per file position: call position of each symbol number (MODULE, or NOT_A_SYMBOL for a number no symbol has). */
+  private readonly tables: Int32Array[] = [];
+  private readonly byId: { file: Map<number, number>; call: Map<number, number> } | null = null;
+
+  constructor(files: Map<number, FileRows>, fileIds: number[]) {
+    const shaped = fileIds.every((f) => files.get(f)!.symbols.every((s) => Math.floor(s / SYMBOLS_PER_FILE) === f));
+    if (!shaped) {
+      const file = new Map<number, number>();
+      fileIds.forEach((f, pos) => {
+        for (const s of files.get(f)!.symbols) file.set(s, pos);
+      });
+      this.callNodes = fileIds.flatMap((f) => files.get(f)!.symbols.filter((s) => !files.get(f)!.modules.has(s))).sort((a, b) => a - b);
+      this.byId = { file, call: new Map(this.callNodes.map((id, i) => [id, i])) };
+      return;
+    }
+    fileIds.forEach((f, pos) => {
+      const rows = files.get(f)!;
+      this.fileIndex.set(f, pos);
+      const base = f * SYMBOLS_PER_FILE;
+      let max = -1;
+      for (const s of rows.symbols) max = Math.max(max, s - base);
+      const table = new Int32Array(max + 1).fill(NOT_A_SYMBOL);
+      for (const s of rows.symbols) table[s - base] = MODULE;
+      // Call positions in ascending id order: files ascend, and a file's ids ascend with their numbers.
+      for (let n = 0; n <= max; n++) {
+        if (table[n] === MODULE && !rows.modules.has(base + n)) {
+          table[n] = this.callNodes.length;
+          this.callNodes.push(base + n);
+        }
+      }
+      this.tables.push(table);
+    });
+  }
+
+  /** The symbol's number in its file's table and the table, or null when it is no symbol of the rows. */
+  private entry(id: number): number {
+    const f = Math.floor(id / SYMBOLS_PER_FILE);
+    const pos = this.fileIndex.get(f);
+    if (pos === undefined) return NOT_A_SYMBOL;
+    const n = id - f * SYMBOLS_PER_FILE;
+    const table = this.tables[pos];
+    return n < table.length ? table[n] : NOT_A_SYMBOL;
+  }
+
+  /** Position among the call graph's nodes; negative when the id is a module or no symbol of the rows. */
+  callPos(id: number): number {
+    if (this.byId) return this.byId.call.get(id) ?? NOT_A_SYMBOL;
+    return this.entry(id);
+  }
+
+  /** Position of the symbol's file; negative when the id is no symbol of the rows. */
+  filePos(id: number): number {
+    if (this.byId) return this.byId.file.get(id) ?? NOT_A_SYMBOL;
+    return this.entry(id) === NOT_A_SYMBOL ? NOT_A_SYMBOL : this.fileIndex.get(Math.floor(id / SYMBOLS_PER_FILE))!;
+  }
 }
 
 /** Weighted edges between node positions, turned into CSR with parallel edges summed. */
