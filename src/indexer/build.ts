@@ -149,11 +149,9 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
       // Dependencies' declarations, after the repository's files (their imports say which are needed).
       await indexExternal(root, db, writer, config, repoView(root, new Set(fileIds.keys())), walk.files.length + 1, null);
     }
-    // Each term's postings written once, now that every file's terms are in.
-    db.transaction(() => writer.flushPostings())();
     lap('extract');
-    // Vectors before the edges: they need only the symbols, and the vector file is built on a worker
-    // thread (prepareVectors' background) while this thread resolves.
+    // Vectors before the postings and the edges: they need only the symbols, and the vector file is
+    // built on a worker thread (prepareVectors' background) while this thread writes the postings and resolves.
     onProgress({ phase: 'embed', done: 0, total: 1 });
     const generation = Number(previous.generation ?? 0) + 1;
     // The previous build's cached vectors: a rebuild embeds only texts it has not seen.
@@ -169,6 +167,9 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     const pendingVectors = await prepareVectors(db, build.dir, config, generation, {}, null, { background: true });
     db.exec('COMMIT');
     lap('embed');
+    // Each term's postings written once, now that every file's terms are in.
+    db.transaction(() => writer.flushPostings())();
+    lap('extract');
     onProgress({ phase: 'resolve', done: 0, total: 1 });
     const resolveRows = loadResolveRows(db);
     const allPaths = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
