@@ -118,7 +118,11 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
     }
     const storeOpts = { dims: dims ?? 0, quantization: config.embeddings.quantization };
     if (dims !== null && opts.background) {
-      const job = VectorStore.rebuildFile(storedVectors(db, key), storeOpts, dir, generation);
+      // Every stored vector was just embedded or taken from the cache (none was unchanged, none is left
+      // over): the rebuild takes them from memory instead of reading back what saveEmbeddings wrote.
+      const inMemory = u.stats.unchanged === 0 && !gone.length
+        && db.prepare('SELECT COUNT(*) FROM symbol_embeddings').pluck().get() === u.hashes.size;
+      const job = VectorStore.rebuildFile(inMemory ? u.changed : storedVectors(db, key), storeOpts, dir, generation);
       pruneEmbeddingCache(db, key);
       // The store stays in the worker: the next update in this process reads the file back.
       lastSaved = null;

@@ -54,11 +54,14 @@ export async function embedSymbols(db: Database.Database, items: readonly EmbedI
   const u: EmbeddingUpdate = { model: opts.model, changed: new Map(), hashes: new Map(), computed: new Map(),
     stats: { items: items.length, unchanged: 0, fromCache: 0, embedded: 0 } };
   const missing = new Map<string, { text: string; ids: number[] }>();
+  // A new database (a full build without a previous one to copy the cache from) has nothing to look up.
+  const anyCached = db.prepare('SELECT 1 FROM embeddings WHERE model = ? LIMIT 1').get(opts.model) !== undefined;
+  const anyLinked = anyCached && db.prepare('SELECT 1 FROM symbol_embeddings LIMIT 1').get() !== undefined;
   for (const { id, text } of items) {
     const hash = textHash(text);
     u.hashes.set(id, hash);
-    const cached = lookup.get(opts.model, hash);
-    if (cached && previous.get(id)?.text_hash === hash) {
+    const cached = anyCached ? lookup.get(opts.model, hash) : undefined;
+    if (cached && anyLinked && previous.get(id)?.text_hash === hash) {
       u.stats.unchanged++;
     } else if (cached) {
       u.changed.set(id, fromBlob(cached.vector));
