@@ -170,8 +170,8 @@ export function documentTerms(db: Database.Database, c: PostingsCollection, sche
 interface Pending {
   /** Documents whose postings go (their forward rows are read when they are removed). */
   removed: Set<number>;
-  /** doc → its new terms. */
-  added: Map<number, [string, number][]>;
+  /** doc → its new terms, flat (term number in PostingsWriter's interned names, tf) pairs. */
+  added: Map<number, number[]>;
 }
 
 /** Buffers additions and removals of documents' terms; flush() writes them (before the transaction commits). */
@@ -181,10 +181,31 @@ export class PostingsWriter {
     units: { removed: new Set(), added: new Map() },
   };
 
+  /**
+   * The terms added since the last flush, numbered as they first come: add() runs while a build's
+   * workers extract (this thread is mostly waiting then), so each term string is hashed there once,
+   * and flush() maps numbers, not strings, to dictionary ids.
+   */
+  private interned = new Map<string, number>();
+  private names: string[] = [];
+
   constructor(private readonly db: Database.Database) {}
 
   add(c: PostingsCollection, doc: number, terms: [string, number][]): void {
-    if (terms.length) this.pending[c].added.set(doc, terms);
+    if (!terms.length) return;
+    const flat = new Array<number>(2 * terms.length);
+    for (let i = 0; i < terms.length; i++) {
+      const [t, tf] = terms[i];
+      let n = this.interned.get(t);
+      if (n === undefined) {
+        n = this.names.length;
+        this.interned.set(t, n);
+        this.names.push(t);
+      }
+      flat[2 * i] = n;
+      flat[2 * i + 1] = tf;
+    }
+    this.pending[c].added.set(doc, flat);
   }
 
   /** Removes the documents with ids in [from, to) (one document: [id, id + 1)). */
@@ -274,50 +295,57 @@ export class PostingsWriter {
       removed.clear();
       added.clear();
     }
+    this.interned = new Map();
+    this.names = [];
     // A term no document holds any more leaves the dictionary.
     const unused = this.db.prepare(`DELETE FROM terms WHERE id = ? AND NOT EXISTS (SELECT 1 FROM file_postings WHERE term_id = ?)
       AND NOT EXISTS (SELECT 1 FROM unit_postings WHERE term_id = ?)`);
     for (const t of emptied) unused.run(t, t, t);
   }
 
-  /** Dictionary ids of every added term; new terms are numbered in sorted order (a full build's ids follow the terms' order). */
-  private termIds(): Map<string, number> {
-    const wanted = new Set<string>();
-    for (const p of Object.values(this.pending)) for (const terms of p.added.values()) for (const [t] of terms) wanted.add(t);
-    const ids = new Map<string, number>();
+  /**
+   * Dictionary ids of the interned terms, by their numbers (a term added and then removed before the
+   * flush gets one too, unused); new terms are numbered in sorted order (a full build's ids follow
+   * the terms' order).
+   */
+  private termIds(): Float64Array {
+    const ids = new Float64Array(this.names.length).fill(-1);
     let next = ((this.db.prepare('SELECT MAX(id) FROM terms').pluck().get() as number | null) ?? 0) + 1;
     // An empty dictionary (a full build) has none of them.
     if (next > 1) {
       const known = this.db.prepare('SELECT term, id FROM terms WHERE term IN (SELECT value FROM json_each(?))').raw()
-        .all(JSON.stringify([...wanted])) as [string, number][];
-      for (const [t, id] of known) ids.set(t, id);
+        .all(JSON.stringify(this.names)) as [string, number][];
+      for (const [t, id] of known) ids[this.interned.get(t)!] = id;
     }
-    const fresh = sortBinary(ids.size ? [...wanted].filter((t) => !ids.has(t)) : [...wanted]);
+    // Only terms a pending document holds are new words of the dictionary.
+    const held = new Uint8Array(this.names.length);
+    for (const p of Object.values(this.pending)) for (const flat of p.added.values()) for (let i = 0; i < flat.length; i += 2) held[flat[i]] = 1;
+    const fresh = sortBinary(this.names.filter((_, n) => held[n] && ids[n] < 0));
     const ins = this.db.prepare('INSERT INTO terms (id, term) VALUES (?, ?)');
     for (const t of fresh) {
       ins.run(next, t);
-      ids.set(t, next++);
+      ids[this.interned.get(t)!] = next++;
     }
     return ids;
   }
 }
 
 /**
- * A document's terms as flat (term id, tf) pairs in ascending term id. Sorted as numbers that carry
- * the pair's position (id · 2^21 + position: exact below 2^53 for ids below 2^32), so no array per
- * pair is made.
+ * A document's terms (flat (interned number, tf) pairs) as flat (term id, tf) pairs in ascending term
+ * id. Sorted as numbers that carry the pair's position (id · 2^21 + position: exact below 2^53 for
+ * ids below 2^32), so no array per pair is made.
  */
-function byTermId(terms: [string, number][], ids: Map<string, number>): number[] {
-  const n = terms.length;
+function byTermId(terms: number[], ids: Float64Array): number[] {
+  const n = terms.length / 2;
   if (n >= 1 << 21) throw new Error(`a document with ${n} distinct terms`);
   const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = ids.get(terms[i][0])! * 2097152 + i;
+  for (let i = 0; i < n; i++) keys[i] = ids[terms[2 * i]] * 2097152 + i;
   keys.sort();
   const out = new Array<number>(2 * n);
   for (let i = 0; i < n; i++) {
     const pos = keys[i] % 2097152;
     out[2 * i] = (keys[i] - pos) / 2097152;
-    out[2 * i + 1] = terms[pos][1];
+    out[2 * i + 1] = terms[2 * pos + 1];
   }
   return out;
 }
