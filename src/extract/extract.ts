@@ -562,10 +562,25 @@ class FileExtractor {
     let end = d.body && d.body.startIndex > node.startIndex ? d.body.startIndex : node.endIndex;
     // A header broken by a syntax error (`class A:` then a def the parser could not read) ends where the error starts.
     for (const e of this.errors) if (e.start > d.name!.endIndex && e.start < end) end = e.start;
-    let text = this.signatureSource(node, d.name!, end);
-    if (!d.body) text = text.trimStart().split('\n')[0];
+    const text = d.body ? this.signatureSource(node, d.name!, end) : this.firstSignatureLine(node, d.name!, end);
     // Scala and Kotlin write `=` before an expression body: `def key: String = name`.
     return collapse(text.replace(/[\s{:;,]+$/, '').replace(/\s*=>\s*$/, ' =>').replace(/\s+=$/, ''));
+  }
+
+  /**
+   * The first line of signatureSource(node, name, end) once trimmed, for a definition without a body
+   * (a constant, a type alias, a table of values): read up to the first line's end only, not the whole
+   * definition's tree, since a shorter read gives a prefix of the same text (cuts past the limit only
+   * remove text past it). Go's `unicode/tables.go` holds variables of thousands of nodes each.
+   */
+  private firstSignatureLine(node: Node, name: Node, end: number): string {
+    let limit = node.startIndex;
+    for (;;) {
+      const nl = this.source.indexOf('\n', limit + 1);
+      limit = nl < 0 || nl >= end ? end : nl + 1;
+      const text = this.signatureSource(node, name, limit).trimStart();
+      if (limit >= end || text.includes('\n')) return text.split('\n')[0];
+    }
   }
 
   /**
