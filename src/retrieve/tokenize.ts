@@ -54,7 +54,8 @@ type Tokenizer = (text: string) => string[];
 // Code repeats the same identifiers constantly; splitting each one once is most of tokenizing's cost.
 const CACHE_MAX = 200_000;
 
-function makeTokenizer(stemTerm: (t: string) => string): Tokenizer {
+/** The terms of one identifier, split once per process and kept (a bounded cache). */
+function makeWordTerms(stemTerm: (t: string) => string): (word: string) => string[] {
   const cache = new Map<string, string[]>();
   /** The terms one identifier yields (parts, then the whole identifier when it had several). */
   const wordTerms = (word: string): string[] => {
@@ -68,26 +69,51 @@ function makeTokenizer(stemTerm: (t: string) => string): Tokenizer {
     if (parts.length > 1) out.push(word.toLowerCase());
     return out;
   };
+  return (word) => {
+    let terms = cache.get(word);
+    if (!terms) {
+      terms = wordTerms(word);
+      if (cache.size >= CACHE_MAX) cache.clear();
+      cache.set(word, terms);
+    }
+    return terms;
+  };
+}
+
+function makeTokenizer(termsOf: (word: string) => string[]): Tokenizer {
   return (text) => {
     const out: string[] = [];
-    for (const word of text.match(WORD) ?? []) {
-      let terms = cache.get(word);
-      if (!terms) {
-        terms = wordTerms(word);
-        if (cache.size >= CACHE_MAX) cache.clear();
-        cache.set(word, terms);
-      }
-      for (const t of terms) out.push(t);
-    }
+    for (const word of text.match(WORD) ?? []) for (const t of termsOf(word)) out.push(t);
     return out;
   };
 }
 
+const cgWordTerms = makeWordTerms(stem);
+
 /** Search terms of a text, in order, with repeats (term frequency counts). */
-export const tokenize: Tokenizer = makeTokenizer(stem);
+export const tokenize: Tokenizer = makeTokenizer(cgWordTerms);
 
 /** The evaluation baseline's terms of a text (eval README §6), for reproducing BM25 only. */
-export const baselineTokenize: Tokenizer = makeTokenizer(lightStem);
+export const baselineTokenize: Tokenizer = makeTokenizer(makeWordTerms(lightStem));
+
+/**
+ * tokenize(line) of every line of a text at once: the terms in order, and where each line's terms
+ * start (`lineStarts[i]` for line i, 0-based, and one more entry for the end). Words never span lines,
+ * so the text is matched once instead of line by line, with no array per line.
+ */
+export function tokenizeLines(text: string): { terms: string[]; lineStarts: number[] } {
+  const terms: string[] = [];
+  const lineStarts = [0];
+  const re = new RegExp(WORD.source, 'g');
+  let newline = text.indexOf('\n');
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (; newline !== -1 && newline < m.index; newline = text.indexOf('\n', newline + 1)) lineStarts.push(terms.length);
+    for (const t of cgWordTerms(m[0])) terms.push(t);
+  }
+  for (; newline !== -1; newline = text.indexOf('\n', newline + 1)) lineStarts.push(terms.length);
+  lineStarts.push(terms.length);
+  return { terms, lineStarts };
+}
 
 /** Terms as one space-separated string, for the full-text index (its own tokenizer only splits on spaces then). */
 export function searchText(text: string): string {
