@@ -12,11 +12,11 @@ import { callStats, importStats } from '../store/stats.js';
 import { Allowlist } from '../secrets/allowlist.js';
 import { readScrubbed } from '../secrets/read.js';
 import { createBuild, currentDbPath, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
-import { fileHistory } from '../repo/git.js';
+import { fileHistoryAsync } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
 import { prepareVectors, type VectorSync } from './vectors.js';
 import { captureState, stateMeta } from './state.js';
-import { boilerplateMeta, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
+import { boilerplateMetaLater, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
 import { loadResolveRows, resolveInputFrom } from '../store/load.js';
 import { resolveRowsCache } from './resolve-rows.js';
 import { createIndexes, SCHEMA_VERSION } from '../store/schema.js';
@@ -92,6 +92,11 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     onProgress({ phase: 'scan', done: 0, total: 0 });
     const previous = previousMeta(root);
     const state = captureState(root, config, Number(previous.changelog_offset ?? 0));
+    // What git has to say about the history, asked now and read when needed: git works while the files are extracted.
+    const commit = state.head.kind === 'commit' ? state.head.commit : null;
+    const historyLater = fileHistoryAsync(root);
+    const boilerplateLater = commit ? boilerplateMetaLater(root, commit) : Promise.resolve(NO_BOILERPLATE);
+    boilerplateLater.catch(() => {}); // awaited below; a build that fails first must not die of it unobserved
     const walk = walkRepo(root, walkOptions(config));
     build = createBuild(root);
     const db = build.db;
@@ -175,11 +180,12 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     const allPaths = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
     const resolved = resolveAll(resolveInputFrom(db, resolveRows), repoView(root, allPaths));
     let ranks: RankRefresh | null = null;
+    const history = await historyLater;
     db.transaction(() => {
       writer.addEdges(resolved.edges);
       writer.setResolutions(resolved.refs, resolved.imports, { fresh: true });
       ranks = refreshRanks(db, writer);
-      writer.setHistory(fileHistory(root));
+      writer.setHistory(history);
     })();
     createIndexes(db);
     lap('resolve');
@@ -188,10 +194,9 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     onProgress({ phase: 'write', done: 0, total: 1 });
     const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n;
     const stats = { calls: callStats(db), imports: importStats(db) };
-    const commit = state.head.kind === 'commit' ? state.head.commit : null;
     writer.setMeta({
       ...stateMeta(state),
-      ...(commit ? boilerplateMeta(root, commit) : NO_BOILERPLATE),
+      ...(await boilerplateLater),
       schema_version: SCHEMA_VERSION,
       cg_version: CG_VERSION,
       generation,

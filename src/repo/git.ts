@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 export type HeadState =
@@ -103,15 +103,28 @@ export const HISTORY_COMMITS = 2000;
  * HEAD (or only those in `range`, e.g. `old..new` after a pull). Empty without git or commits.
  */
 export function fileHistory(root: string, opts: { range?: string; max?: number } = {}): Map<string, FileHistory> {
-  const out = new Map<string, FileHistory>();
-  let text: string;
   try {
-    text = execFileSync('git', [...GIT, '-c', 'core.quotePath=false', 'log', '--no-merges', '--format=%x01%ct', '--name-only', '--relative',
-      '-n', String(opts.max ?? HISTORY_COMMITS), ...(opts.range ? [opts.range] : []), '--'],
-    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+    return parseHistory(execFileSync('git', historyArgs(opts), { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 }));
   } catch {
-    return out;
+    return new Map();
   }
+}
+
+/**
+ * fileHistory in a git process that runs while the caller goes on (a full build starts it before
+ * extracting and reads it when it resolves, instead of waiting for git at the end).
+ */
+export function fileHistoryAsync(root: string, opts: { range?: string; max?: number } = {}): Promise<Map<string, FileHistory>> {
+  return gitLater(root, historyArgs(opts)).then((text) => (text === null ? new Map() : parseHistory(text)));
+}
+
+function historyArgs(opts: { range?: string; max?: number }): string[] {
+  return [...GIT, '-c', 'core.quotePath=false', 'log', '--no-merges', '--format=%x01%ct', '--name-only', '--relative',
+    '-n', String(opts.max ?? HISTORY_COMMITS), ...(opts.range ? [opts.range] : []), '--'];
+}
+
+function parseHistory(text: string): Map<string, FileHistory> {
+  const out = new Map<string, FileHistory>();
   let time = 0;
   for (const line of text.split('\n')) {
     if (line.startsWith('\x01')) time = Number(line.slice(1));
@@ -126,18 +139,36 @@ export function fileHistory(root: string, opts: { range?: string; max?: number }
   return out;
 }
 
+/** A git command's output, or null when git is missing or the command fails. */
+function gitLater(root: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 }, (err, stdout) => resolve(err ? null : stdout));
+  });
+}
+
 /**
  * The messages of the newest `max` non-merge commits reachable from `rev`, newest first. Empty without
  * git or commits.
  */
 export function commitMessages(root: string, opts: { rev?: string; max: number }): string[] {
   try {
-    const text = execFileSync('git', [...GIT, 'log', '--no-merges', '--format=%B%x00', '-n', String(opts.max), opts.rev ?? 'HEAD', '--'],
-      { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
-    return text.split('\0').map((m) => m.trim()).filter(Boolean);
+    return splitMessages(execFileSync('git', messageArgs(opts), { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 }));
   } catch {
     return [];
   }
+}
+
+/** commitMessages in a git process that runs while the caller goes on. */
+export function commitMessagesAsync(root: string, opts: { rev?: string; max: number }): Promise<string[]> {
+  return gitLater(root, messageArgs(opts)).then((text) => (text === null ? [] : splitMessages(text)));
+}
+
+function messageArgs(opts: { rev?: string; max: number }): string[] {
+  return [...GIT, 'log', '--no-merges', '--format=%B%x00', '-n', String(opts.max), opts.rev ?? 'HEAD', '--'];
+}
+
+function splitMessages(text: string): string[] {
+  return text.split('\0').map((m) => m.trim()).filter(Boolean);
 }
 
 /** A commit's committer time as an ISO string (UTC), or null if the commit is unknown. */

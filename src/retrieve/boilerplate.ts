@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { commitMessages } from '../repo/git.js';
+import { commitMessages, commitMessagesAsync } from '../repo/git.js';
 import { Allowlist } from '../secrets/allowlist.js';
 import { scanSecrets } from '../secrets/scan.js';
 import { readMeta } from '../store/db.js';
@@ -51,7 +51,16 @@ export const NO_BOILERPLATE: Record<string, string> = { [BOILERPLATE_META]: '[]'
 
 /** The boilerplate of the history up to `rev`, as the meta value to store. */
 export function boilerplateMeta(root: string, rev: string): Record<string, string> {
-  return { [BOILERPLATE_META]: JSON.stringify(boilerplateLines(commitMessages(root, { rev, max: MESSAGE_COMMITS }))) };
+  return boilerplateMetaOf(commitMessages(root, { rev, max: MESSAGE_COMMITS }));
+}
+
+/** boilerplateMeta with the messages read in the background, from when this is called (a full build's start). */
+export function boilerplateMetaLater(root: string, rev: string): Promise<Record<string, string>> {
+  return commitMessagesAsync(root, { rev, max: MESSAGE_COMMITS }).then(boilerplateMetaOf);
+}
+
+function boilerplateMetaOf(messages: string[]): Record<string, string> {
+  return { [BOILERPLATE_META]: JSON.stringify(boilerplateLines(messages)) };
 }
 
 export interface TaskText {
