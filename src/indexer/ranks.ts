@@ -105,7 +105,7 @@ function changedRanks(now: RankRows, previous: RankRows, reinserted: Set<number>
 function changedFromStored(db: Database.Database, now: RankRows, tolerance: number): { symbols: [number, number][]; files: [number, number][] } {
   const differing = (table: 'symbols' | 'files', ranks: Map<number, number>): [number, number][] => {
     const out: [number, number][] = [];
-    for (const [id, stored] of db.prepare(`SELECT id, pagerank FROM ${table}`).raw().all() as [number, number][]) {
+    for (const [id, stored] of db.prepare(`SELECT id, pagerank FROM ${table}`).raw().iterate() as Iterable<[number, number]>) {
       const r = ranks.get(id) ?? 0;
       if (!rankWithin(r, stored, tolerance)) out.push([id, r]);
       else if (r !== stored) ranks.set(id, stored);
@@ -129,15 +129,15 @@ function loadRows(db: Database.Database, only: Set<number> | null): Map<number, 
     out.set(id, { symbols: [], modules: new Set(), edges: [] });
   }
   for (const [id, fileId, isModule] of db.prepare(`SELECT id, file_id, kind = 'module' FROM symbols WHERE ${where('file_id')}`)
-    .raw().all(...params) as [number, number, number][]) {
+    .raw().iterate(...params) as Iterable<[number, number, number]>) {
     const f = out.get(fileId);
     if (!f) continue;
     f.symbols.push(id);
     if (isModule) f.modules.add(id);
   }
   for (const [fileId, src, dst, weight, isCall] of db.prepare(`SELECT file_id, src_id, dst_id, confidence, kind = 'calls' FROM edges
-      WHERE kind IN ('calls', 'imports') AND dst_id IS NOT NULL AND ${where('file_id')}`).raw().all(...params) as
-      [number, number, number, number, number][]) {
+      WHERE kind IN ('calls', 'imports') AND dst_id IS NOT NULL AND ${where('file_id')}`).raw().iterate(...params) as
+      Iterable<[number, number, number, number, number]>) {
     out.get(fileId)?.edges.push(src, dst, weight, isCall);
   }
   return out;

@@ -31,7 +31,7 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
   // Documents have no imports or calls to resolve: only code files (and their rows) take part.
   const code = `language NOT IN (SELECT value FROM json_each('${JSON.stringify(DOCUMENT_FORMATS)}'))`;
   for (const [id, path, language, isTest, external] of db.prepare(`SELECT id, path, language, is_test, external FROM files
-      ${only ? `${where('id')} AND ${code}` : `WHERE ${code}`}`).raw().all(...params) as [number, string, string, number, number][]) {
+      ${only ? `${where('id')} AND ${code}` : `WHERE ${code}`}`).raw().iterate(...params) as Iterable<[number, string, string, number, number]>) {
     out.set(id, { file: { id, path, language, isTest: isTest === 1, external: external === 1 }, symbols: [], imports: [], globalRefs: [] });
   }
   // Within a file, rows come in an order defined by content (lines, names), never by ids where ids
@@ -39,13 +39,13 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
   for (const [id, fileId, parentId, name, qualifiedName, kind, exported, isTest, startLine, inError] of db.prepare(`SELECT id, file_id,
       parent_id, name, qualified_name, kind, exported, is_test, start_line, in_error FROM symbols ${where('file_id')}
       ORDER BY file_id, start_line, end_line DESC, kind, qualified_name`)
-    .raw().all(...params) as [number, number, number | null, string, string, string, number, number, number, number][]) {
+    .raw().iterate(...params) as Iterable<[number, number, number | null, string, string, string, number, number, number, number]>) {
     out.get(fileId)?.symbols.push({ id, fileId, parentId, name, qualifiedName, kind, exported: exported === 1, isTest: isTest === 1,
       startLine, inError: inError === 1 });
   }
   for (const [id, fileId, module, names, alias, wildcard, reexport, line, inError] of db.prepare(`SELECT id, file_id, module, names, alias,
-      wildcard, reexport, line, in_error FROM imports ${where('file_id')} ORDER BY id`).raw().all(...params) as
-      [number, number, string, string, string | null, number, number, number, number][]) {
+      wildcard, reexport, line, in_error FROM imports ${where('file_id')} ORDER BY id`).raw().iterate(...params) as
+      Iterable<[number, number, string, string, string | null, number, number, number, number]>) {
     out.get(fileId)?.imports.push({
       id, fileId, module, names: JSON.parse(names), alias: alias ?? undefined, wildcard: wildcard === 1,
       reexport: reexport === 1, line, inError: inError === 1,
@@ -102,10 +102,12 @@ export function resolveInputFrom(db: Database.Database, rows: Map<number, FileRe
   return { files, symbols, imports, refs, signatureOf, only, externalModules };
 }
 
+/** Rows read one at a time (iterate): a whole result of arrays, e.g. Go's 400k references, was most of the read's garbage collection. */
 function refRows(db: Database.Database, sql: string, params: unknown[]): RRef[] {
-  return (db.prepare(sql).raw().all(...params) as
-    [number, number, number, RRef['kind'], string, string | null, string | null, number, number, string | null][])
-    .map(([id, fileId, symbolId, kind, name, receiver, receiverType, line, inError, detail]): RRef => ({
-      id, fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1, detail,
-    }));
+  const out: RRef[] = [];
+  for (const [id, fileId, symbolId, kind, name, receiver, receiverType, line, inError, detail] of db.prepare(sql).raw().iterate(...params) as
+    Iterable<[number, number, number, RRef['kind'], string, string | null, string | null, number, number, string | null]>) {
+    out.push({ id, fileId, symbolId, kind, name, receiver, receiverType, line, inError: inError === 1, detail });
+  }
+  return out;
 }
