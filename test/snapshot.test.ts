@@ -19,7 +19,7 @@ import { verifySnapshot } from '../src/snapshot/verify.js';
 import { listSnapshots, pruneSnapshots } from '../src/snapshot/catalog.js';
 import { CgError } from '../src/errors.js';
 import { VectorStore } from '../src/vectors/store.js';
-import { storedVectors } from '../src/vectors/cache.js';
+import { indexVectors } from '../src/indexer/vectors.js';
 import { ftsPathWords, symbolFtsText } from '../src/store/writer.js';
 import { ROOT, runCg, tempDir } from './helpers.js';
 // A plain ES module shared with the benchmark (eval/bench-bomb.mjs).
@@ -80,11 +80,11 @@ function craftArchive(file: string, entries: { path: string; type?: string; body
 }
 
 /** Unpacks a real snapshot, lets `change` alter its members, and packs them again in the same order. */
-async function tamper(file: string, out: string, change: (dir: string) => void): Promise<string> {
+async function tamper(file: string, out: string, change: (dir: string) => void | Promise<void>): Promise<string> {
   const dir = tempDir('cg-tamper-');
   await tar.x({ file, cwd: dir });
   const names = (await listMembers(file));
-  change(dir);
+  await change(dir);
   await tar.c({ file: out, cwd: dir, gzip: true, portable: true }, names);
   return out;
 }
@@ -382,7 +382,7 @@ function liveBytes(root: string): Record<string, string> {
  * would: the manifest's sha256, sizes and row counts recomputed.
  */
 async function alteredDb(file: string, out: string, sql: string): Promise<string> {
-  return tamper(file, out, (d) => {
+  return tamper(file, out, async (d) => {
     const dbFile = path.join(d, 'index.db');
     const db = new Database(dbFile);
     // `-- drop <path>`: the full-text rows of a file's symbols, removed the only way a contentless table allows.
@@ -398,7 +398,7 @@ async function alteredDb(file: string, out: string, sql: string): Promise<string
     const counts = { files: count('files'), symbols: count('symbols'), edges: count('edges') };
     // The vector file rebuilt from the altered rows, as cg would write it.
     const meta = readMeta(db);
-    VectorStore.rebuild(storedVectors(db, meta.vectors_model), { dims: Number(meta.vectors_dims) }).save(d, 0);
+    VectorStore.rebuild(await indexVectors(db, meta.vectors_model), { dims: Number(meta.vectors_dims) }).save(d, 0);
     db.close();
     refreshManifest(d, counts);
   });

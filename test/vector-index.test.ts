@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/indexer/build.js';
 import { updateIndex } from '../src/indexer/update.js';
+import { indexVectors } from '../src/indexer/vectors.js';
 import { runQuery } from '../src/retrieve/query.js';
 import { currentDbPath, openReader, readMeta } from '../src/store/db.js';
 import { builtinModelDir } from '../src/vectors/model.js';
@@ -86,7 +87,7 @@ describe('vectors in the index', () => {
     const built = fs.readFileSync(path.join(dir, m.vectors_file));
     const db = new Database(currentDbPath(root)!, { readonly: true });
     try {
-      const stored = await import('../src/vectors/cache.js').then((c) => [...c.storedVectors(db, m.vectors_model)]);
+      const stored = [...await indexVectors(db, m.vectors_model)];
       const here = tempDir('cg-vectors-');
       VectorStore.rebuild(stored, { dims: 100 }).save(here, 1);
       const worker = tempDir('cg-vectors-');
@@ -130,12 +131,29 @@ describe('vectors in the index', () => {
     expect(after.stored.every((id) => after.symbols.includes(id))).toBe(true);
   });
 
-  it('a rebuild takes vectors from the previous build instead of embedding them again', async () => {
+  it('a rebuild takes a hub model\'s vectors from the previous build; the built-in model\'s are embedded again, never stored twice', async () => {
     const root = committedFixture();
     const first = await buildIndex(root);
+    const files = () => fs.readFileSync(path.join(path.dirname(currentDbPath(root)!), meta(root).vectors_file));
+    const builtinFile = files();
+    // The built-in model embeds ~100k texts a second: the index keeps no copy of its vectors (the file has them), only the
+    // zero ones (texts with no known word), so a rebuild embeds again, into the same file.
+    const db = new Database(currentDbPath(root)!, { readonly: true });
+    const kept = db.prepare('SELECT vector FROM embeddings').pluck().all() as Buffer[];
+    db.close();
+    expect(kept.every((v) => v.equals(Buffer.alloc(v.length)))).toBe(true);
     const second = await buildIndex(root);
-    expect(second.vectors.embedded).toBe(0);
-    expect(second.vectors.fromCache).toBe(first.vectors.embedded);
+    expect(second.vectors).toMatchObject({ embedded: first.vectors.embedded, fromCache: 0, count: first.vectors.count });
+    expect(files().equals(builtinFile)).toBe(true);
+
+    // A hub model's vectors cost far more to compute: they are kept, and a rebuild takes them from the previous build.
+    const env = { CG_MODELS_DIR: localModel('local/glove-copy') };
+    setConfig(root, { embeddings: { model: 'local/glove-copy' } });
+    const hubFirst = runCg(['index', '--full', '--json'], root, { env });
+    expect(hubFirst.code, hubFirst.stderr).toBe(0);
+    expect(hubFirst.json.vectors).toMatchObject({ fromCache: 0 });
+    const hubSecond = runCg(['index', '--full', '--json'], root, { env });
+    expect(hubSecond.json.vectors).toMatchObject({ embedded: 0, fromCache: hubFirst.json.vectors.embedded });
   });
 
   it('another model re-embeds everything and never mixes; an unavailable one leaves a lexical index that says why', async () => {

@@ -4,9 +4,9 @@ import type Database from 'better-sqlite3';
 import type { Config } from '../config/config.js';
 import { CgError, errorMessage } from '../errors.js';
 import { readMeta, type Meta } from '../store/db.js';
-import { deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCache, saveEmbeddings, storedVectors, type EmbedItem } from '../vectors/cache.js';
+import { cachesVectors, deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCache, saveEmbeddings, storedVectors, type EmbedItem } from '../vectors/cache.js';
 import { sharedEmbedder } from '../vectors/embedder.js';
-import { modelKey, modelSpecFromConfig, modelStatus, unavailableError } from '../vectors/model.js';
+import { BUILTIN_MODEL, modelKey, modelSpecFromConfig, modelStatus, unavailableError, type ModelSpec } from '../vectors/model.js';
 import { pruneVectorFiles, VectorStore } from '../vectors/store.js';
 import { embedText } from '../vectors/text.js';
 import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
@@ -99,7 +99,8 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
     const gone = db.prepare('SELECT symbol_id FROM symbol_embeddings WHERE symbol_id NOT IN (SELECT id FROM symbols)').pluck().all() as number[];
     deleteSymbolEmbeddings(db, gone);
     saveEmbeddings(db, u);
-    const dims = u.computed.values().next().value?.length ?? storedDims(db, key) ?? previousStore?.dims ?? null;
+    const dims = u.computed.values().next().value?.length ?? storedDims(db, key) ?? previousStore?.dims
+      ?? (u.hashes.size && !cachesVectors(key) ? (await sharedEmbedder(spec)).dims : null);
     const finished = (file: string, count: number, checksum: number | null): VectorSyncResult => {
       const summary = { status: 'ok' as const, model: key, embedded: u.stats.embedded, fromCache: u.stats.fromCache,
         unchanged: u.stats.unchanged, count, full, ...(opened.reason ? { rebuiltBecause: opened.reason } : {}),
@@ -122,7 +123,7 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
       // over): the rebuild takes them from memory instead of reading back what saveEmbeddings wrote.
       const inMemory = u.stats.unchanged === 0 && !gone.length
         && db.prepare('SELECT COUNT(*) FROM symbol_embeddings').pluck().get() === u.hashes.size;
-      const job = VectorStore.rebuildFile(inMemory ? u.changed : storedVectors(db, key), storeOpts, dir, generation);
+      const job = VectorStore.rebuildFile(inMemory ? u.changed : await indexVectors(db, key), storeOpts, dir, generation);
       pruneEmbeddingCache(db, key);
       // The store stays in the worker: the next update in this process reads the file back.
       lastSaved = null;
@@ -132,7 +133,7 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
         return finished(r.name, r.size, r.checksum);
       } };
     }
-    const store = dims === null ? null : VectorStore.rebuild(storedVectors(db, key), storeOpts);
+    const store = dims === null ? null : VectorStore.rebuild(await indexVectors(db, key), storeOpts);
     pruneEmbeddingCache(db, key);
     const file = store ? store.save(dir, generation) : '';
     lastSaved = store ? { file: path.join(dir, file), store } : null;
@@ -154,6 +155,30 @@ export function vectorsOutOfDate(meta: Meta, config: Config): boolean {
   const spec = modelSpecFromConfig(config.embeddings);
   if (meta.vectors_status === 'ok') return !modelStatus(spec).available || meta.vectors_model !== modelKey(spec);
   return modelStatus(spec).available; // unavailable before, and now it is here
+}
+
+/**
+ * Every vector of the index, by symbol id: read from the embeddings table, or, for a model whose
+ * vectors are not kept (the built-in one, cachesVectors), the symbols' texts embedded again (Go's
+ * standard library's 82k texts: ~1 s). `key` must be the installed model's.
+ */
+export async function indexVectors(db: Database.Database, key: string): Promise<Iterable<[number, Float32Array]>> {
+  if (cachesVectors(key)) return storedVectors(db, key);
+  const spec = builtinSpecOf(key);
+  const items = embedItems(db, null);
+  const vectors = items.length ? await (await sharedEmbedder(spec)).embed(items.map((i) => i.text)) : [];
+  return items.map((i, k) => [i.id, vectors[k]] as [number, Float32Array]);
+}
+
+/** The built-in model's spec that has this key; an error when the installed model is another (its vectors would differ). */
+function builtinSpecOf(key: string): ModelSpec {
+  const [, , pooling, norm] = key.split(':');
+  const spec: ModelSpec = { ...BUILTIN_MODEL, pooling: pooling as ModelSpec['pooling'], normalize: norm === 'norm' };
+  if (modelKey(spec) !== key) {
+    throw new CgError('index_corrupt', `The index's vectors were made by another build of the built-in model (${key}; this cg has ${modelKey(spec)})`,
+      'Run `cg update` (or `cg index --full`) to embed its symbols with this one.');
+  }
+  return spec;
 }
 
 /** Symbols to embed: everything but modules (their text is a file name), of the given files or all. */
@@ -219,12 +244,17 @@ function openPrevious(db: Database.Database, dir: string, file: string | undefin
 
 /**
  * Whether a vector file holds exactly the symbols the database has a (non-zero) vector for; null when
- * it does, else what differs. Reads every stored vector (to leave out the zero ones, which files do
- * not hold): 30-70 ms on Django, ~0.7 s on Go's standard library.
+ * it does, else what differs. With kept vectors it reads every one (to leave out the zero ones, which
+ * files do not hold): 30-70 ms on Django, ~0.7 s on Go's standard library; without, the zero ones are
+ * the only rows there are.
  */
 export function reconcile(db: Database.Database, store: VectorStore, model: string): string | null {
-  const expected = db.prepare(`SELECT s.symbol_id FROM symbol_embeddings s JOIN embeddings e ON e.model = ? AND e.text_hash = s.text_hash
-    WHERE e.vector != zeroblob(length(e.vector))`).pluck().all(model) as number[];
+  // Without kept vectors (cachesVectors), the table holds the zero ones only: every other symbol has a vector.
+  const expected = (cachesVectors(model)
+    ? db.prepare(`SELECT s.symbol_id FROM symbol_embeddings s JOIN embeddings e ON e.model = ? AND e.text_hash = s.text_hash
+        WHERE e.vector != zeroblob(length(e.vector))`).pluck().all(model)
+    : db.prepare(`SELECT s.symbol_id FROM symbol_embeddings s WHERE NOT EXISTS (SELECT 1 FROM embeddings e
+        WHERE e.model = ? AND e.text_hash = s.text_hash AND e.vector = zeroblob(length(e.vector)))`).pluck().all(model)) as number[];
   const present = store.countPresent(expected);
   if (present === expected.length && store.size === expected.length) return null;
   return `holds ${store.size} vectors; the database has ${expected.length}, of which ${expected.length - present} are missing from it`;

@@ -8,9 +8,9 @@ import { FULL_TEXT_KINDS_SQL, ftsPathWords, IndexWriter, SYMBOLS_PER_FILE, symbo
 import { fileHistory } from '../repo/git.js';
 import { boilerplateMeta } from '../retrieve/boilerplate.js';
 import { refreshRanks } from '../indexer/ranks.js';
-import { storedVectors } from '../vectors/cache.js';
 import { documentTerms } from '../store/postings.js';
 import { VectorStore } from '../vectors/store.js';
+import { indexVectors } from '../indexer/vectors.js';
 import type { VectorQuantization } from '../config/config.js';
 
 /**
@@ -104,7 +104,7 @@ export async function writeCanonicalIndex(root: string, liveDb: string, staging:
     const files = [SNAPSHOT_DB];
     let vectors = 0;
     if (out.vectors_status === 'ok' && out.vectors_model) {
-      const written = writeVectors(db, staging, out);
+      const written = await writeVectors(db, staging, out);
       vectors = written.count;
       out.vectors_file = written.file;
       out.vectors_count = String(written.count);
@@ -271,10 +271,10 @@ function regenerateFts(db: Database.Database): void {
   db.exec(`INSERT INTO symbol_fts (symbol_fts) VALUES ('optimize')`);
 }
 
-function writeVectors(db: Database.Database, staging: string, meta: Meta): { file: string; count: number } {
+async function writeVectors(db: Database.Database, staging: string, meta: Meta): Promise<{ file: string; count: number }> {
   const dims = Number(meta.vectors_dims ?? 0);
   if (!dims) return { file: '', count: 0 };
-  const store = VectorStore.rebuild(storedVectors(db, meta.vectors_model), {
+  const store = VectorStore.rebuild(await indexVectors(db, meta.vectors_model), {
     dims, quantization: (meta.vectors_quantization || 'i8') as VectorQuantization,
   });
   const file = store.save(staging, 0);

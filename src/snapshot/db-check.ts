@@ -8,6 +8,7 @@ import { ID_COLUMNS } from './canonical.js';
 import type { Manifest } from './manifest.js';
 import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
 import { postingsProblem } from '../store/postings.js';
+import { cachesVectors } from '../vectors/cache.js';
 
 /**
  * The database inside a snapshot is untrusted input: its checksums prove only that it arrived as it
@@ -161,7 +162,8 @@ function firstDangling(db: Database.Database, meta: Meta): string | null {
   const fts = count(db, `SELECT (SELECT COUNT(*) FROM symbol_fts_docsize WHERE id NOT IN (${withText}))
     + (SELECT COUNT(*) FROM (${withText}) WHERE id NOT IN (SELECT id FROM symbol_fts_docsize))`);
   if (fts) return `has ${fts} full-text row(s) that are not exactly its symbols'`;
-  if (meta.vectors_status === 'ok') {
+  // The built-in model's vectors are not kept (src/vectors/cache.ts: cachesVectors), a hub model's are.
+  if (meta.vectors_status === 'ok' && cachesVectors(meta.vectors_model ?? '')) {
     const missing = count(db, 'SELECT COUNT(*) FROM symbol_embeddings WHERE text_hash NOT IN (SELECT text_hash FROM embeddings WHERE model = ?)',
       meta.vectors_model);
     if (missing) return `has ${missing} symbol(s) whose embedding is not stored`;

@@ -12,6 +12,11 @@
  * `model` is modelKey(spec) (or Embedder.key): vectors of different models never mix, and switching
  * models re-embeds everything once (the old model's rows stay until pruned).
  *
+ * The built-in model's vectors are not kept (cachesVectors): it embeds ~100k texts a second, so its
+ * texts are embedded again where vectors must be read back (indexVectors, src/indexer/vectors.ts),
+ * and their float32 copies were a quarter of an index (42 of Go's standard library's 166 MB). Only
+ * the symbols' text hashes are kept for it, which is what tells an update which texts changed.
+ *
  * The flow of an update: items = (id, embedText(symbol)) for the symbols of changed files;
  * `await embedSymbols(...)` (the only await); then, in one SQLite transaction: the rows,
  * saveEmbeddings(db, u), and the vector file from store.upsert(u.changed) + store.save(dir, N+1)
@@ -20,7 +25,13 @@
  */
 import type Database from 'better-sqlite3';
 import { EMBEDDING_DDL } from '../store/schema.js';
+import { isBuiltin } from './model.js';
 import { textHash } from './text.js';
+
+/** Whether a model's vectors are kept in the embeddings table (a hub model's: slow to compute again); `model` is its key. */
+export function cachesVectors(model: string): boolean {
+  return !isBuiltin(model.slice(0, model.indexOf(':') < 0 ? model.length : model.indexOf(':')));
+}
 
 export function createEmbeddingTables(db: Database.Database): void {
   db.exec(EMBEDDING_DDL);
@@ -55,13 +66,17 @@ export async function embedSymbols(db: Database.Database, items: readonly EmbedI
     stats: { items: items.length, unchanged: 0, fromCache: 0, embedded: 0 } };
   const missing = new Map<string, { text: string; ids: number[] }>();
   // A new database (a full build without a previous one to copy the cache from) has nothing to look up.
-  const anyCached = db.prepare('SELECT 1 FROM embeddings WHERE model = ? LIMIT 1').get(opts.model) !== undefined;
-  const anyLinked = anyCached && db.prepare('SELECT 1 FROM symbol_embeddings LIMIT 1').get() !== undefined;
+  const caches = cachesVectors(opts.model);
+  const anyCached = caches && db.prepare('SELECT 1 FROM embeddings WHERE model = ? LIMIT 1').get(opts.model) !== undefined;
+  const anyLinked = db.prepare('SELECT 1 FROM symbol_embeddings LIMIT 1').get() !== undefined;
   for (const { id, text } of items) {
     const hash = textHash(text);
     u.hashes.set(id, hash);
     const cached = anyCached ? lookup.get(opts.model, hash) : undefined;
-    if (cached && anyLinked && previous.get(id)?.text_hash === hash) {
+    // Without a cache, a symbol whose text hash is the one stored kept its vector in the vector file.
+    if (!caches && anyLinked && previous.get(id)?.text_hash === hash) {
+      u.stats.unchanged++;
+    } else if (cached && anyLinked && previous.get(id)?.text_hash === hash) {
       u.stats.unchanged++;
     } else if (cached) {
       u.changed.set(id, fromBlob(cached.vector));
@@ -96,7 +111,12 @@ export function saveEmbeddings(db: Database.Database, u: EmbeddingUpdate): void 
   const cache = db.prepare('INSERT OR REPLACE INTO embeddings(model, text_hash, dims, vector) VALUES (?, ?, ?, ?)');
   const link = db.prepare('INSERT OR REPLACE INTO symbol_embeddings(symbol_id, text_hash) VALUES (?, ?)');
   // In key order: rows added in a full build then fill their pages (in hash order, a page split leaves half of one empty).
-  for (const [hash, v] of [...u.computed].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) cache.run(u.model, hash, v.length, toBlob(v));
+  // A model whose vectors are not kept still records its zero vectors (texts with no known word): the
+  // vector file leaves them out, and reconcile must know which symbols those are without embedding again.
+  const keep = cachesVectors(u.model) ? () => true : isZero;
+  for (const [hash, v] of [...u.computed].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    if (keep(v)) cache.run(u.model, hash, v.length, toBlob(v));
+  }
   for (const [id, hash] of u.hashes) link.run(id, hash);
 }
 
@@ -105,7 +125,7 @@ export function deleteSymbolEmbeddings(db: Database.Database, ids: readonly numb
   for (const id of ids) del.run(id);
 }
 
-/** Every symbol's stored vector for a model, in id order: the input of VectorStore.rebuild. */
+/** Every symbol's stored vector for a model that caches them (cachesVectors), in id order: the input of VectorStore.rebuild. */
 export function* storedVectors(db: Database.Database, model: string): Generator<[number, Float32Array]> {
   const rows = db.prepare<[string], { symbol_id: number; vector: Buffer }>(`SELECT s.symbol_id, e.vector
     FROM symbol_embeddings s JOIN embeddings e ON e.model = ? AND e.text_hash = s.text_hash ORDER BY s.symbol_id`).iterate(model);
@@ -135,6 +155,11 @@ export function copyEmbeddingCache(db: Database.Database, fromDbFile: string, mo
 export function pruneEmbeddingCache(db: Database.Database, model: string): number {
   return db.prepare(`DELETE FROM embeddings WHERE model != ?
     OR text_hash NOT IN (SELECT text_hash FROM symbol_embeddings)`).run(model).changes;
+}
+
+function isZero(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
+  return true;
 }
 
 function toBlob(v: Float32Array): Buffer {
