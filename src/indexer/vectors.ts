@@ -8,7 +8,7 @@ import { cachesVectors, deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCach
 import { sharedEmbedder } from '../vectors/embedder.js';
 import { BUILTIN_MODEL, modelKey, modelSpecFromConfig, modelStatus, unavailableError, type ModelSpec } from '../vectors/model.js';
 import { pruneVectorFiles, VectorStore } from '../vectors/store.js';
-import { embedText } from '../vectors/text.js';
+import { embedText, textHash } from '../vectors/text.js';
 import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
 
 /**
@@ -92,6 +92,7 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
 
   try {
     const items = embedItems(db, full ? null : fileIds);
+    if (full && opts.background && !cachesVectors(key) && items.length) return embedOnWorker(db, key, spec, items, dir, generation, config, done);
     const u = await embedSymbols(db, items, {
       model: key,
       embed: async (texts) => (await sharedEmbedder(spec)).embed(texts),
@@ -155,6 +156,32 @@ export function vectorsOutOfDate(meta: Meta, config: Config): boolean {
   const spec = modelSpecFromConfig(config.embeddings);
   if (meta.vectors_status === 'ok') return !modelStatus(spec).available || meta.vectors_model !== modelKey(spec);
   return modelStatus(spec).available; // unavailable before, and now it is here
+}
+
+/**
+ * A full build's vectors with a model whose vectors are not kept (the built-in one): this thread writes
+ * each symbol's text hash; a worker thread embeds the texts and builds the vector file, beside the
+ * build's postings and resolution. finish() then records the texts whose vector is zero, as
+ * saveEmbeddings does.
+ */
+function embedOnWorker(db: Database.Database, key: string, spec: ModelSpec, items: EmbedItem[], dir: string, generation: number,
+  config: Config, done: (summary: Omit<VectorSync, 'durationMs'>, meta: Record<string, string | number>) => VectorSyncResult): PendingVectors {
+  const hashes = items.map((i) => textHash(i.text));
+  const link = db.prepare('INSERT OR REPLACE INTO symbol_embeddings(symbol_id, text_hash) VALUES (?, ?)');
+  items.forEach((item, k) => link.run(item.id, hashes[k]));
+  pruneEmbeddingCache(db, key);
+  lastSaved = null; // the store stays in the worker: the next update in this process reads the file back
+  const quantization = config.embeddings.quantization;
+  const job = VectorStore.embedAndBuildFile(items.map((i) => i.id), items.map((i) => i.text), spec, { quantization }, dir, generation);
+  job.catch(() => {}); // awaited by finish(); a failure is its error, not an unhandled rejection meanwhile
+  return { finish: async () => {
+    const r = await job;
+    const zero = db.prepare('INSERT OR REPLACE INTO embeddings(model, text_hash, dims, vector) VALUES (?, ?, ?, zeroblob(?))');
+    for (const hash of [...new Set(r.zero.map((k) => hashes[k]))].sort()) zero.run(key, hash, r.dims, r.dims * 4);
+    return done({ status: 'ok', model: key, embedded: items.length, fromCache: 0, unchanged: 0, count: r.size, full: true },
+      { vectors_status: 'ok', vectors_file: r.name, vectors_model: key, vectors_dims: r.dims, vectors_quantization: quantization,
+        vectors_count: r.size, vectors_error: '', vectors_crc32: r.checksum });
+  } };
 }
 
 /**

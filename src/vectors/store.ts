@@ -31,6 +31,7 @@ import type { VectorQuantization } from '../config/config.js';
 import { Worker } from 'node:worker_threads';
 import { CgError, errorMessage } from '../errors.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import type { ModelSpec } from './model.js';
 
 export interface VectorStoreOptions {
   dims: number;
@@ -114,14 +115,18 @@ export class VectorStore {
       if (v.length !== opts.dims) throw new CgError('internal', `rebuildFile: vector ${i} has ${v.length} dimensions, the index ${opts.dims}`);
       flat.set(v, i * opts.dims);
     });
-    const worker = new Worker(REBUILD_WORKER, { workerData: { ids, flat, opts, dir, generation }, transferList: [ids.buffer, flat.buffer] });
-    return new Promise((resolve, reject) => {
-      let result: { name: string; size: number; checksum: number } | null = null;
-      worker.once('message', (m) => (result = m));
-      worker.once('error', reject);
-      worker.once('exit', (code) => (result ? resolve(result)
-        : reject(new CgError('internal', `The vector index build (a worker thread) exited with code ${code} before writing ${vectorFileName(generation)}`))));
-    });
+    return onWorker({ ids, flat, opts, dir, generation }, [ids.buffer, flat.buffer]);
+  }
+
+  /**
+   * rebuildFile for texts (ids ascending, one text each) that the worker embeds first with `spec`'s
+   * model: a full build's embedding then runs beside its resolution too. Also says the vectors'
+   * dimensions and which texts (by position) embedded to a zero vector, which the file leaves out.
+   */
+  static async embedAndBuildFile(ids: number[], texts: string[], spec: ModelSpec, opts: Omit<VectorStoreOptions, 'dims'>, dir: string,
+    generation: number): Promise<{ name: string; size: number; checksum: number; dims: number; zero: number[] }> {
+    const idArray = Float64Array.from(ids);
+    return onWorker({ ids: idArray, texts, spec, opts: { ...opts, dims: 1 }, dir, generation }, [idArray.buffer]);
   }
 
   /**
@@ -267,6 +272,18 @@ export function pruneVectorFiles(dir: string, keep: readonly string[]): string[]
     removed.push(name);
   }
   return removed;
+}
+
+/** Runs the rebuild worker on a job; the worker's answer, or an error when it fails or exits without one. */
+function onWorker<T>(job: Record<string, unknown> & { generation: number }, transferList: ArrayBuffer[]): Promise<T> {
+  const worker = new Worker(REBUILD_WORKER, { workerData: job, transferList });
+  return new Promise((resolve, reject) => {
+    let result: T | null = null;
+    worker.once('message', (m: T) => (result = m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => (result ? resolve(result)
+      : reject(new CgError('internal', `The vector index build (a worker thread) exited with code ${code} before writing ${vectorFileName(job.generation)}`))));
+  });
 }
 
 function withDefaults(opts: VectorStoreOptions): Required<VectorStoreOptions> {
