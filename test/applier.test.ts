@@ -377,6 +377,19 @@ describe('what an update re-resolves', () => {
     expect(callers).toEqual(expect.arrayContaining(['pkg/star.py', 'pkg/user.py']));
     expect(dumpOf(root)).toBe(await freshDump(root));
   });
+
+  it('an edited document re-resolves nothing but itself, though code uses the names of its sections', async () => {
+    const users = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`pkg/user${i}.py`,
+      `def install():\n    return ${i}\n\ndef setup${i}():\n    return install()\n`]));
+    const root = makeRepo({ 'pkg/__init__.py': '', 'README.md': '# Install\n\nRun it.\n\n## Usage\n\nCall it.\n', ...users }, { commit: true });
+    runCg(['index', '-q'], root);
+    setConfig(root, { hooks: { autoApply: false } });
+    fs.writeFileSync(path.join(root, 'README.md'), '# install\n\nRun it again.\n\n## setup0\n\nNew section.\n');
+    const round = runCg(['update', '--json'], root).json.rounds[0];
+    expect(round).toMatchObject({ mode: 'incremental', modified: 1 });
+    expect(round.resolvedFiles).toBe(1);
+    expect(dumpOf(root)).toBe(await freshDump(root));
+  });
 });
 
 describe('ignore rules', () => {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FileExtract } from '../extract/types.js';
 import { tableKey } from '../extract/accesses.js';
+import { isDocumentFormat } from '../extract/documents/formats.js';
 
 /**
  * Which files must be re-resolved after some files changed. Resolution of a reference reads only:
@@ -97,6 +98,13 @@ function importersOf(db: Database.Database, fileId: number): number[] {
 
 /** A file about to be removed (deleted, or now skipped): everything it offered changes. Call before removing it. */
 export function recordRemoved(db: Database.Database, fileId: number, path: string, fp: ChangeFootprint): void {
+  if (isDocumentFormat((db.prepare('SELECT language FROM files WHERE id = ?').pluck().get(fileId) as string | undefined) ?? '')) {
+    // A document offers nothing to resolve by name (resolution reads code files only: src/store/load.ts), but an
+    // import may have resolved to it (`import data from './data.json'`).
+    for (const f of importersOf(db, fileId)) fp.importers.add(f);
+    addModule(path, fp);
+    return;
+  }
   const face = faceFromDb(db, fileId);
   for (const qn of face.symbols.values()) addQualified(fp.names, qn);
   for (const names of face.imports.values()) for (const n of names) fp.importNames.add(n);
@@ -108,15 +116,19 @@ export function recordRemoved(db: Database.Database, fileId: number, path: strin
 
 /** A file that is new to the index: everything it offers is new. */
 export function recordAdded(x: FileExtract, fp: ChangeFootprint): void {
+  addModule(x.path, fp);
+  // A document's sections and keys are not definitions code resolves to (see recordRemoved); its path is a module an import may name.
+  if (isDocumentFormat(x.language)) return;
   const face = faceFromExtract(x);
   for (const qn of face.symbols.values()) addQualified(fp.names, qn);
   for (const names of face.imports.values()) for (const n of names) fp.importNames.add(n);
   for (const t of face.tables) fp.tables.add(t.slice(t.lastIndexOf(':') + 1));
-  addModule(x.path, fp);
 }
 
 /** A file whose content changed: only what differs between its old and new definitions and imports. Call before replacing it. */
 export function recordModified(db: Database.Database, fileId: number, x: FileExtract, fp: ChangeFootprint): void {
+  // An edited document changes nothing code resolves (see recordRemoved): its path stays.
+  if (isDocumentFormat(x.language)) return;
   const before = faceFromDb(db, fileId);
   const after = faceFromExtract(x);
   // Importers see this file's names through their own imports, so changed names reach them through
