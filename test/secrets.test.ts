@@ -10,7 +10,7 @@ import { scanSecrets } from '../src/secrets/scan.js';
 import { findSecretsInDatabase } from '../src/secrets/database.js';
 import { makeRepo, ROOT, runCg } from './helpers.js';
 import { buildIndex } from '../src/indexer/build.js';
-import { openReader } from '../src/store/db.js';
+import { currentDbPath, openReader } from '../src/store/db.js';
 import { SourceReader } from '../src/retrieve/source.js';
 
 // Test values are assembled at run time so that this file itself does not look like it holds secrets.
@@ -238,6 +238,24 @@ describe('secrets in the index', () => {
     expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([]);
     const w = new Database(file);
     w.prepare('INSERT INTO symbols VALUES (2, 1, ?, NULL)').run(`def connect(key="${AWS_KEY}"):`);
+    w.close();
+    expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([expect.objectContaining({ table: 'symbols', rule: 'aws-access-token' })]);
+  });
+
+  it('reads a stored JSON list as the pieces of source it holds, not as one quoted text', () => {
+    // sqlalchemy's `def pop(self, key, default=NO_ARG)`: its parameters stored as ["self","key","default=NO_ARG"] read,
+    // quotes and all, as a value assigned to a key, and refused every snapshot of sqlalchemy.
+    const dir = makeRepo({ 'coll.py': 'class Bag:\n    def pop(self, key, default=NO_ARG):\n        return default\n' });
+    runCg(['index', '-q'], dir);
+    const db = currentDbPath(dir)!;
+    expect(findSecretsInDatabase(db, Allowlist.empty())).toEqual([]);
+    // A credential inside one piece is still found.
+    const file = path.join(makeRepo({}), 'x.db');
+    const w = new Database(file);
+    w.exec('CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); CREATE TABLE symbols (id INTEGER PRIMARY KEY, file_id INTEGER, params TEXT)');
+    w.prepare('INSERT INTO files VALUES (1, ?)').run('a.py');
+    w.prepare('INSERT INTO symbols VALUES (1, 1, ?)').run(JSON.stringify(['self', 'key', 'default=NO_ARG']));
+    w.prepare('INSERT INTO symbols VALUES (2, 1, ?)').run(JSON.stringify(['self', `key="${AWS_KEY}"`]));
     w.close();
     expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([expect.objectContaining({ table: 'symbols', rule: 'aws-access-token' })]);
   });

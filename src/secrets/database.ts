@@ -51,7 +51,10 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
         // Each value on its own, as it was stored: joined values could read as `name: value` pairs no file held.
         for (const v of Object.values(row)) {
           if (typeof v !== 'string' || v.length < MIN_SECRET) continue;
-          for (const p of owners) for (const f of scanSecrets(p, v, allow)) out.push({ table, path: p, rule: f.rule, fingerprint: f.fingerprint });
+          for (const text of sourceTexts(v)) {
+            if (text.length < MIN_SECRET) continue;
+            for (const p of owners) for (const f of scanSecrets(p, text, allow)) out.push({ table, path: p, rule: f.rule, fingerprint: f.fingerprint });
+          }
         }
       }
     }
@@ -59,6 +62,31 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
   } finally {
     db.close();
   }
+}
+
+/**
+ * The pieces of source text a stored value holds: a JSON list or object (a symbol's parameters, an
+ * import's names, a reference's details) holds one per string in it, scanned apart as the file's text
+ * was; anything else is one piece. Read as one string, the JSON's own quotes made secrets of code:
+ * `["self","key","default=NO_ARG"]`, sqlalchemy's `pop(self, key, default=NO_ARG)`, reads as a quoted
+ * value assigned to a key.
+ */
+function sourceTexts(v: string): string[] {
+  if (v[0] !== '[' && v[0] !== '{') return [v];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    return [v];
+  }
+  const out: string[] = [];
+  const visit = (x: unknown) => {
+    if (typeof x === 'string') out.push(x);
+    else if (Array.isArray(x)) x.forEach(visit);
+    else if (x && typeof x === 'object') Object.values(x).forEach(visit);
+  };
+  visit(parsed);
+  return out;
 }
 
 /** Each search term → the paths of the files (and of the units' files) that hold it; none when the postings do not decode. */
