@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { CgError } from '../errors.js';
 import { Allowlist } from './allowlist.js';
 import { repoPolicy } from './read.js';
-import { scanSecrets } from './scan.js';
+import { mayHoldSecret, scanSecrets } from './scan.js';
 import { documentTerms } from '../store/postings.js';
 
 /** No rule finds a secret shorter than this (credential-assignment's 6 characters). */
@@ -41,6 +41,19 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'
       AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts_%' ORDER BY name`).pluck().all() as string[];
     const out: StoredSecret[] = [];
+    // Most stored texts repeat (names, kinds, a call's name in every file that makes it): each distinct
+    // one is checked once under no path, and scanned under its rows' paths only when that check finds
+    // something (mayHoldSecret: a superset of every path's findings). Long texts are rarely repeated
+    // and are not kept.
+    const verdicts = new Map<string, boolean>();
+    const mayHold = (text: string): boolean => {
+      let v = verdicts.get(text);
+      if (v === undefined) {
+        v = mayHoldSecret(text, allow);
+        if (text.length <= 512) verdicts.set(text, v);
+      }
+      return v;
+    };
     for (const table of tables) {
       const cols = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
       const owner = cols.includes('file_id') ? 'file_id' : cols.includes('path') ? 'path' : cols.includes('symbol_id') ? 'symbol_id' : null;
@@ -52,7 +65,7 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
         for (const v of Object.values(row)) {
           if (typeof v !== 'string' || v.length < MIN_SECRET) continue;
           for (const text of sourceTexts(v)) {
-            if (text.length < MIN_SECRET) continue;
+            if (text.length < MIN_SECRET || !mayHold(text)) continue;
             for (const p of owners) for (const f of scanSecrets(p, text, allow)) out.push({ table, path: p, rule: f.rule, fingerprint: f.fingerprint });
           }
         }

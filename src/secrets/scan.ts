@@ -40,6 +40,25 @@ export function scanSecrets(path: string, text: string, allow: Allowlist): Secre
   return oneFindingPerSpan(found, allow);
 }
 
+/**
+ * Whether some path could give `text` a finding: scanSecrets with everything that depends on the path
+ * left out (rules meant for some paths apply, no path is exempt or allowed, no fingerprint is
+ * accepted), so its findings under any path are a subset of these. False means no path finds anything
+ * in the text: a text stored many times, or under many paths (a search term shared by hundreds of
+ * files), needs this one scan (src/secrets/database.ts).
+ */
+export function mayHoldSecret(text: string, allow: Allowlist): boolean {
+  const set = ruleSet();
+  const present = keywordsIn(text.toLowerCase(), set.keywords);
+  const lines = new LineIndex(text);
+  for (const rule of set.rules) {
+    if (allow.disablesRule(rule.id)) continue;
+    if (rule.keywords.length && !rule.keywords.some((k) => present.has(k))) continue;
+    if (ruleFindings(rule, null, text, lines, set.global).length) return true;
+  }
+  return false;
+}
+
 /** Catch-all rules: where a specific rule finds the same secret, the finding names the specific one. */
 const CATCH_ALL = new Set(['generic-api-key', 'credential-assignment', 'high-entropy-string']);
 
@@ -81,7 +100,8 @@ function keywordsIn(lower: string, kw: RuleSet['keywords']): Set<string> {
   return present;
 }
 
-function ruleFindings(rule: SecretRule, path: string, text: string, lines: LineIndex, global: CompiledAllowlist): SecretFinding[] {
+/** `path` null: no path (mayHoldSecret), so no allowlist's path matches. */
+function ruleFindings(rule: SecretRule, path: string | null, text: string, lines: LineIndex, global: CompiledAllowlist): SecretFinding[] {
   const out: SecretFinding[] = [];
   const re = rule.regex;
   re.lastIndex = 0;
@@ -109,7 +129,7 @@ function ruleFindings(rule: SecretRule, path: string, text: string, lines: LineI
       if (rule.accept) re.lastIndex = m.index + 1;
       continue;
     }
-    out.push({ rule: rule.id, line: lines.lineOf(start), fingerprint: fingerprintOf(path, rule.id, secret), start, end });
+    out.push({ rule: rule.id, line: lines.lineOf(start), fingerprint: fingerprintOf(path ?? '', rule.id, secret), start, end });
   }
   return out;
 }
@@ -131,14 +151,14 @@ function secretSpan(rule: SecretRule, m: RegExpExecArray): [number, number] | nu
   return [m.index + lead, m.index + m[0].length - trail];
 }
 
-function allowed(a: CompiledAllowlist, secret: string, match: string, line: string, path: string): boolean {
+function allowed(a: CompiledAllowlist, secret: string, match: string, line: string, path: string | null): boolean {
   const target = a.target === 'match' ? match : a.target === 'line' ? line : secret;
   const regex = a.regexes.some((r) => r.test(target));
   const lowered = secret.toLowerCase();
   const stop = a.stopwords.some((w) => lowered.includes(w));
   if (!a.and) return regex || stop;
   const checks: boolean[] = [];
-  if (a.paths.length) checks.push(a.paths.some((p) => p.test(path)));
+  if (a.paths.length) checks.push(path !== null && a.paths.some((p) => p.test(path)));
   if (a.regexes.length) checks.push(regex);
   if (a.stopwords.length) checks.push(stop);
   return checks.length > 0 && checks.every(Boolean);
