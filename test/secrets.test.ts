@@ -256,8 +256,12 @@ describe('secrets in the index', () => {
     w.prepare('INSERT INTO files VALUES (1, ?)').run('a.py');
     w.prepare('INSERT INTO symbols VALUES (1, 1, ?)').run(JSON.stringify(['self', 'key', 'default=NO_ARG']));
     w.prepare('INSERT INTO symbols VALUES (2, 1, ?)').run(JSON.stringify(['self', `key="${AWS_KEY}"`]));
+    // Text in a column declared INTEGER (SQLite keeps what it cannot convert) is read too.
+    w.exec('CREATE TABLE edges (src_id INTEGER, line INTEGER, file_id INTEGER)');
+    w.prepare('INSERT INTO edges VALUES (1, ?, 1)').run(`aws_key = "${AWS_KEY}"`);
     w.close();
-    expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([expect.objectContaining({ table: 'symbols', rule: 'aws-access-token' })]);
+    expect(findSecretsInDatabase(file, Allowlist.empty())).toEqual([expect.objectContaining({ table: 'edges', path: 'a.py', rule: 'aws-access-token' }),
+      expect.objectContaining({ table: 'symbols', rule: 'aws-access-token' })]);
   });
 });
 

@@ -36,15 +36,16 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
     if (has('symbols')) {
       for (const [id, f] of db.prepare('SELECT id, file_id FROM symbols').raw().all() as [number, number][]) symbolFile.set(id, paths.get(f) ?? '');
     }
-    // A search term is stored once (src/store/postings.ts): it belongs to every file that holds it.
-    const termPaths = has('terms') ? termOwners(db, paths, symbolFile) : new Map<string, Set<string>>();
+    // A search term is stored once (src/store/postings.ts): it belongs to every file that holds it
+    // (read only when a term needs scanning under its files' paths).
+    let termPaths: Map<string, Set<string>> | null = null;
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'
       AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts_%' ORDER BY name`).pluck().all() as string[];
     const out: StoredSecret[] = [];
-    // Most stored texts repeat (names, kinds, a call's name in every file that makes it): each distinct
-    // one is checked once under no path, and scanned under its rows' paths only when that check finds
-    // something (mayHoldSecret: a superset of every path's findings). Long texts are rarely repeated
-    // and are not kept.
+    // Most stored texts repeat (names, kinds, a call's name in every file that makes it): SQLite lists
+    // each column's distinct texts, each is checked once under no path (mayHoldSecret: a superset of
+    // every path's findings), and only a text that check flags is scanned under the paths of the rows
+    // holding it. A text in several columns is checked once; long ones are rarely repeated and not kept.
     const verdicts = new Map<string, boolean>();
     const mayHold = (text: string): boolean => {
       let v = verdicts.get(text);
@@ -54,19 +55,36 @@ export function findSecretsInDatabase(file: string, allow: Allowlist): StoredSec
       }
       return v;
     };
+    const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
     for (const table of tables) {
       const cols = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
       const owner = cols.includes('file_id') ? 'file_id' : cols.includes('path') ? 'path' : cols.includes('symbol_id') ? 'symbol_id' : null;
-      for (const row of db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`).iterate() as Iterable<Record<string, unknown>>) {
-        const owners = table === 'terms' ? [...termPaths.get(String(row.term)) ?? ['']]
-          : [owner === 'file_id' ? paths.get(row.file_id as number) ?? '' : owner === 'path' ? String(row.path)
-            : owner === 'symbol_id' ? symbolFile.get(row.symbol_id as number) ?? '' : ''];
-        // Each value on its own, as it was stored: joined values could read as `name: value` pairs no file held.
-        for (const v of Object.values(row)) {
-          if (typeof v !== 'string' || v.length < MIN_SECRET) continue;
-          for (const text of sourceTexts(v)) {
-            if (text.length < MIN_SECRET || !mayHold(text)) continue;
-            for (const p of owners) for (const f of scanSecrets(p, text, allow)) out.push({ table, path: p, rule: f.rule, fingerprint: f.fingerprint });
+      const ownersOf = (col: string, value: string): string[] => {
+        if (table === 'terms' && col === 'term') {
+          termPaths ??= termOwners(db, paths, symbolFile);
+          return [...termPaths.get(value) ?? ['']];
+        }
+        if (owner === null) return [''];
+        const keys = db.prepare(`SELECT DISTINCT ${quote(owner)} FROM ${quote(table)} WHERE ${quote(col)} = ?`).pluck().all(value) as unknown[];
+        return [...new Set(keys.map((k) => (owner === 'file_id' ? paths.get(k as number) ?? '' : owner === 'path' ? String(k)
+          : symbolFile.get(k as number) ?? '')))];
+      };
+      // Texts wherever they are stored (a column declared INTEGER can hold one too); bytes, not characters,
+      // against the shortest secret, so no text JavaScript counts as long enough is left out.
+      for (const col of cols) {
+        const values = db.prepare(`SELECT DISTINCT ${quote(col)} FROM ${quote(table)} WHERE typeof(${quote(col)}) = 'text'
+          AND length(CAST(${quote(col)} AS BLOB)) >= ${MIN_SECRET}`).pluck().iterate() as Iterable<string>;
+        const flagged: [string, string[]][] = [];
+        for (const v of values) {
+          if (v.length < MIN_SECRET) continue;
+          // Each value on its own, as it was stored: joined values could read as `name: value` pairs no file held.
+          const texts = sourceTexts(v).filter((text) => text.length >= MIN_SECRET && mayHold(text));
+          if (texts.length) flagged.push([v, texts]);
+        }
+        // After the column's scan: the connection runs one statement at a time.
+        for (const [v, texts] of flagged) {
+          for (const p of ownersOf(col, v)) {
+            for (const text of texts) for (const f of scanSecrets(p, text, allow)) out.push({ table, path: p, rule: f.rule, fingerprint: f.fingerprint });
           }
         }
       }
