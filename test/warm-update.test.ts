@@ -123,16 +123,31 @@ describe('warm updates', () => {
       expectResolveRowsExact(root);
     }
 
-    // Another process applies a change: this process's rows are of an older generation, so the next
-    // update here reads every row again.
+    // Another process applies a change: this process's rows are of an older generation, but that process
+    // left its rank rows beside the database (rank-rows-<generation>.v8), so the next update here patches them.
     fs.appendFileSync(path.join(root, 'src/c.ts'), 'export function epsilon(x: number): number { return delta(x); }\n');
     expect(runCg(['update', '-q'], root).code).toBe(0);
     expectRanksCurrent(root);
+    const dir = path.dirname(currentDbPath(root)!);
+    const rankFile = () => fs.readdirSync(dir).filter((n) => n.startsWith('rank-rows-'));
+    expect(rankFile()).toEqual([`rank-rows-${readMeta(open(root)).generation}.v8`]);
     fs.appendFileSync(path.join(root, 'src/b.ts'), 'export function zeta(x: number): number { return beta(x); }\n');
-    const res = await updateIndex(root);
-    expect(res.rounds.map((r) => [r.mode, r.ranks])).toEqual([['incremental', 'cold']]);
+    let res = await updateIndex(root);
+    expect(res.rounds.map((r) => [r.mode, r.ranks])).toEqual([['incremental', 'patched']]);
     expectRanksCurrent(root);
     expectResolveRowsExact(root);
+
+    // A damaged file, or none, and the next update in a fresh process reads every row again.
+    for (const damage of [(f: string) => fs.appendFileSync(f, 'x'), (f: string) => fs.rmSync(f)]) {
+      fs.appendFileSync(path.join(root, 'src/b.ts'), `export const more${rankFile().length} = zeta(1);\n`);
+      expect(runCg(['update', '-q'], root).code).toBe(0);
+      damage(path.join(dir, rankFile()[0]));
+      fs.appendFileSync(path.join(root, 'src/a.ts'), `export const again${Date.now() % 1000} = alpha(2);\n`);
+      const fresh = runCg(['update', '--json'], root).json;
+      expect(fresh.rounds.map((r: { mode: string; ranks: string }) => [r.mode, r.ranks])).toEqual([['incremental', 'cold']]);
+      expectRanksCurrent(root);
+    }
+
   }, 240_000);
 
   it('leaves ranks that moved less than RANK_TOLERANCE as stored, in a fresh process and in a long-running one', async () => {
@@ -145,7 +160,10 @@ describe('warm updates', () => {
     await updateIndex(root);
     expect(expectRanksCurrent(root), 'a build writes every rank exactly').toBe(0);
 
-    // A fresh process (cold rank rows): most ranks stay as stored, the new function's is written.
+    // A fresh process with no rank rows left beside the database (cold: every row read): most ranks stay
+    // as stored, the new function's is written.
+    const dir = path.dirname(currentDbPath(root)!);
+    for (const n of fs.readdirSync(dir).filter((x) => x.startsWith('rank-rows-'))) fs.rmSync(path.join(dir, n));
     fs.appendFileSync(path.join(root, 'pkg/m7.py'), '\ndef lonely(x):\n    return x\n');
     expect(runCg(['update', '-q'], root).code).toBe(0);
     const keptCold = expectRanksCurrent(root);
@@ -159,12 +177,12 @@ describe('warm updates', () => {
       db.close();
     }
 
-    // This process: the first update reads every row, the next ones patch them; the kept ranks drift
-    // no further than the tolerance from what a cold computation gives, however many updates run.
+    // This process: the first update patches the rows the other process left, the next ones its own; the
+    // kept ranks drift no further than the tolerance from what a cold computation gives, however many updates run.
     for (let i = 0; i < 4; i++) {
       fs.appendFileSync(path.join(root, `pkg/m${i * 9}.py`), `\ndef extra${i}(x):\n    return f${i * 9}_0(x)\n`);
       const res = await updateIndex(root);
-      expect(res.rounds.map((r) => r.ranks)).toEqual([i === 0 ? 'cold' : 'patched']);
+      expect(res.rounds.map((r) => r.ranks)).toEqual(['patched']);
       expectRanksCurrent(root);
     }
   }, 240_000);

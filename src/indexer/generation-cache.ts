@@ -1,10 +1,21 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
+import zlib from 'node:zlib';
+import { CG_VERSION } from '../version.js';
 
 /**
- * Rows a long-running process (cg watch, the benchmark) read or wrote at one generation
- * of an index, kept so its next update patches them instead of reading everything again. An entry is
- * keyed by the database file, its build id and its generation: any other writer (another process, a
- * rebuild, a snapshot restore) moves one of these, and the rows are then read afresh.
+ * Rows a process read or wrote at one generation of an index, kept so the next update patches them
+ * instead of reading everything again. An entry is keyed by the database file, its build id and its
+ * generation: any other writer (another process, a rebuild, a snapshot restore) moves one of these,
+ * and the rows are then read afresh.
+ *
+ * With a `disk` name the rows also go to a file beside the database (`<disk>-<generation>.v8`, V8's
+ * serialization, written after the generation commits), so the next update finds them even in another
+ * process: a hook-started `cg update` is a process of its own, and reading Go's standard library's
+ * rank rows from SQLite took ~0.7 s where the file takes ~0.07. The file names its build, generation,
+ * cg and V8 versions and carries a CRC-32 of its rows; anything else (a torn write, another version)
+ * is ignored and the rows are read from the database as before. It is a cache: losing it costs time only.
  */
 export class GenerationCache<T> {
   /**
@@ -13,19 +24,63 @@ export class GenerationCache<T> {
    */
   private readonly entries = new Map<string, { key: string; value: T }>();
 
+  constructor(private readonly disk: string | null = null) {}
+
   /**
-   * Returns the value kept for this index file at exactly this build and generation, and forgets it:
-   * an update that fails half-way leaves nothing behind to trust.
+   * Returns the value kept for this index file at exactly this build and generation, and forgets it
+   * (an update that fails half-way leaves nothing behind to trust); without one in this process, the
+   * file a process wrote for that generation.
    */
   take(dbFile: string, buildId: string | undefined, generation: number): T | null {
     const e = this.entries.get(repoOf(dbFile));
     this.entries.delete(repoOf(dbFile));
-    return e && e.key === keyOf(dbFile, buildId, generation) ? e.value : null;
+    if (e && e.key === keyOf(dbFile, buildId, generation)) return e.value;
+    return this.disk ? this.read(dbFile, buildId, generation) : null;
   }
 
   /** Keeps a value for a generation; call only once that generation is committed. */
   put(dbFile: string, buildId: string | undefined, generation: number, value: T): void {
     this.entries.set(repoOf(dbFile), { key: keyOf(dbFile, buildId, generation), value });
+    if (this.disk) this.write(dbFile, buildId, generation, value);
+  }
+
+  private fileOf(dbFile: string, generation: number): string {
+    return path.join(path.dirname(path.resolve(dbFile)), `${this.disk}-${generation}.v8`);
+  }
+
+  private header(dbFile: string, buildId: string | undefined, generation: number, crc: number): string {
+    return JSON.stringify({ format: `cg-${this.disk}/1`, cg: CG_VERSION, v8: process.versions.v8, db: path.basename(dbFile),
+      build: buildId ?? '', generation, crc });
+  }
+
+  private read(dbFile: string, buildId: string | undefined, generation: number): T | null {
+    try {
+      const buf = fs.readFileSync(this.fileOf(dbFile, generation));
+      const end = buf.indexOf(10);
+      if (end < 0) return null;
+      const body = buf.subarray(end + 1);
+      if (buf.subarray(0, end).toString('utf8') !== this.header(dbFile, buildId, generation, zlib.crc32(body))) return null;
+      return v8.deserialize(body) as T;
+    } catch {
+      return null;
+    }
+  }
+
+  private write(dbFile: string, buildId: string | undefined, generation: number, value: T): void {
+    const file = this.fileOf(dbFile, generation);
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      const body = v8.serialize(value);
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${this.header(dbFile, buildId, generation, zlib.crc32(body))}\n`), body]));
+      fs.renameSync(tmp, file);
+      // Older generations' files go (this one stays until the next generation's is written).
+      const dir = path.dirname(file);
+      for (const name of fs.readdirSync(dir)) {
+        if (name.startsWith(`${this.disk}-`) && name !== path.basename(file) && !name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+      }
+    } catch {
+      fs.rmSync(tmp, { force: true });
+    }
   }
 }
 

@@ -323,4 +323,4 @@ class EdgeList {
 }
 
 /** The rank rows of the last generation this process wrote, per index file (see GenerationCache). */
-export const rankRowsCache = new GenerationCache<RankRows>();
+export const rankRowsCache = new GenerationCache<RankRows>('rank-rows');
