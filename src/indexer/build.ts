@@ -51,7 +51,10 @@ export interface BuildSummary {
   durationMs: number;
   /** Where the files were extracted (this thread, worker threads, or both). */
   extraction: ExtractionMode;
-  /** Wall time per phase: scan (walk), extract (parse + store rows), resolve (+ ranks and history), embed, write (indexes, publish). */
+  /**
+   * Wall time per phase: scan (walk), extract (parse, store rows, search postings), embed (text hashes, and the wait
+   * for the vector file, built on a worker meanwhile), resolve (+ ranks and history), write (indexes, publish).
+   */
   phasesMs: Record<'scan' | 'extract' | 'resolve' | 'embed' | 'write', number>;
   vectors: VectorSync;
   skippedByReason: Record<string, number>;
