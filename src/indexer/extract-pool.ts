@@ -108,6 +108,11 @@ export async function extractAll(jobs: FileJob[], opts: ProcessOptions, workers:
     for (const job of jobs) onBatch([await processFile(job, opts, allow)]);
     return { mode: 'in-process', threads: 0 };
   }
+  const dominant = mainLanguage(jobs);
+  if (dominant && jobs.some((j) => j.language !== dominant)) {
+    await extractSplit(jobs, opts, dominant, threads, onBatch);
+    return { mode: 'threads', threads };
+  }
   const pool = new (piscina())({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
   try {
     await Promise.all(batches(jobs).map(async (batch) => onBatch(await pool.run({ jobs: batch, opts, languages }))));
@@ -115,6 +120,40 @@ export async function extractAll(jobs: FileJob[], opts: ProcessOptions, workers:
     await pool.destroy();
   }
   return { mode: 'threads', threads };
+}
+
+/** The code language with the most bytes among the jobs. */
+function mainLanguage(jobs: FileJob[]): string | null {
+  const bytes = new Map<string, number>();
+  for (const j of jobs) if (codeLanguage(j.language)) bytes.set(j.language, (bytes.get(j.language) ?? 0) + j.size);
+  return [...bytes].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+/**
+ * A large extraction with files of several languages: the worker threads take the main language's
+ * files only, so each compiles one grammar's queries (0.1-0.2 s apiece, per thread), and this thread,
+ * which otherwise mostly waits for their batches to store, extracts the other languages' files and the
+ * documents, one at a time, yielding between files. Django (Python and 21 JavaScript files, text):
+ * 12.0 -> 11.5 CPU-s; Go's standard library (Go, and 1.8 MB of text, C and shell): 64 -> 61 CPU-s.
+ */
+async function extractSplit(jobs: FileJob[], opts: ProcessOptions, dominant: string, threads: number,
+  onBatch: (outcomes: FileOutcome[]) => void): Promise<void> {
+  const pool = new (piscina())({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
+  const theirs = batches(jobs.filter((j) => j.language === dominant));
+  const mine = jobs.filter((j) => j.language !== dominant).sort((a, b) => b.size - a.size);
+  const here = async () => {
+    const allow = new Allowlist(opts.allowlist);
+    await preloadLanguages([...new Set(mine.map((j) => j.language))].flatMap((id) => codeLanguage(id) ?? []));
+    for (const job of mine) {
+      onBatch([await processFile(job, opts, allow)]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  try {
+    await Promise.all([here(), ...theirs.map(async (batch) => onBatch(await pool.run({ jobs: batch, opts, languages: [dominant] })))]);
+  } finally {
+    await pool.destroy();
+  }
 }
 
 /**
