@@ -101,7 +101,8 @@ describe('one writer at a time', () => {
 describe('parallel extraction', () => {
   it('gives the same index on worker threads as in one thread, and on both at once', () => {
     // workers: 2 forces the worker-pool path, workers: 1 keeps extraction in one thread; with workers
-    // left automatic, 200 kB-1.5 MB of source is extracted in this thread and on a worker at once.
+    // left automatic, 200 kB-1.5 MB of source is extracted in this thread and on a worker at once; with
+    // several languages, the workers take the main one's files.
     const dir = copyFixture('python');
     for (let i = 0; i < 12; i++) fs.cpSync(path.join(dir, 'shop'), path.join(dir, `copy${i}`, 'shop'), { recursive: true });
     // And 10 modules of 400 small functions each (~240 kB in all), calling each other across files.
@@ -128,5 +129,10 @@ describe('parallel extraction', () => {
     const single = dump(1, 'in-process');
     expect(dump(2, 'threads')).toEqual(single);
     if (os.availableParallelism() > 1) expect(dump(0, 'shared')).toEqual(single);
+    // Another language and a document: the workers take the Python files, this thread the rest.
+    fs.writeFileSync(path.join(dir, 'web.js'), 'export function render(x) {\n  return step(x);\n}\nfunction step(x) {\n  return x + 1;\n}\n');
+    fs.writeFileSync(path.join(dir, 'NOTES.md'), '# Notes\n\nHow the stages run.\n');
+    const mixed = dump(1, 'in-process');
+    expect(dump(2, 'split')).toEqual(mixed);
   });
 });

@@ -111,7 +111,7 @@ export async function extractAll(jobs: FileJob[], opts: ProcessOptions, workers:
   const dominant = mainLanguage(jobs);
   if (dominant && jobs.some((j) => j.language !== dominant)) {
     await extractSplit(jobs, opts, dominant, threads, onBatch);
-    return { mode: 'threads', threads };
+    return { mode: 'split', threads };
   }
   const pool = new (piscina())({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 1000 });
   try {
@@ -158,10 +158,11 @@ async function extractSplit(jobs: FileJob[], opts: ProcessOptions, dominant: str
 
 /**
  * Where extraction ran: in this thread, on worker threads (`threads` of them), both (`shared`: this
- * thread and `threads` workers), or on a pool started beforehand.
+ * thread and `threads` workers from one queue; `split`: the workers take the main language's files,
+ * this thread the rest), or on a pool started beforehand.
  */
 export interface ExtractionMode {
-  mode: 'in-process' | 'shared' | 'threads' | 'started';
+  mode: 'in-process' | 'shared' | 'threads' | 'split' | 'started';
   threads: number;
 }
 
