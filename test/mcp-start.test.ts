@@ -130,3 +130,16 @@ describe('progress notifications', () => {
     expect(res.stderr).toContain('default, codegrapher, bombe, codemem, analysis, all');
   });
 });
+
+describe('warm-up', () => {
+  it('loads the query path and collects the heap before the first request, then answers as usual', async () => {
+    const root = indexedRepo('spec-examples');
+    const s = await serve(root);
+    for (let i = 0; i < 300 && !s.stderr().includes('query path warm'); i++) await new Promise((r) => setTimeout(r, 50));
+    // The full collection after the warm-up (src/mcp/warm.ts) ran: the first scavenges of requests then
+    // copy less. An engine that refuses it would leave the note out, and the answers the same.
+    expect(s.stderr()).toMatch(/cg serve: query path warm in \d+ ms \(heap collected\)/);
+    const a = await callJson(s.client, 'search_symbols', { query: 'authenticate_user' });
+    expect(a.body.symbols[0]).toMatchObject({ name: 'authenticate_user' });
+  });
+});

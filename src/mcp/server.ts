@@ -221,9 +221,10 @@ export async function serveStdio(root: string, opts: { warm?: boolean; idleRelea
 async function warmUp(root: string): Promise<void> {
   const started = Date.now();
   try {
-    const { warmQueryPath } = await import('./warm.js');
+    const { collectWarmUpGarbage, warmQueryPath } = await import('./warm.js');
     await warmQueryPath(root);
-    process.stderr.write(`cg serve: query path warm in ${Date.now() - started} ms\n`);
+    const collected = collectWarmUpGarbage();
+    process.stderr.write(`cg serve: query path warm in ${Date.now() - started} ms${collected ? ' (heap collected)' : ''}\n`);
   } catch (err) {
     process.stderr.write(`cg serve: warm-up skipped: ${(err as Error).message}\n`);
   }
