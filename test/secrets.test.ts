@@ -284,7 +284,7 @@ describe('no way around the choke point', () => {
     'src/view/server.ts', // the web page's own assets
     'src/changes/log.ts', 'src/snapshot/archive.ts', 'src/snapshot/verify.ts', // cg's change log, a snapshot's archive and manifest
     'src/retrieve/recorded.ts', // cg's own .codegraph/signals.json (paths and lines a recorded run named)
-    'src/indexer/generation-cache.ts', // cg's own rank rows beside the database (ids and numbers, no text)
+    'src/indexer/generation-cache.ts', // cg's own rows beside the database (ids, numbers, and names and paths the database holds)
     'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);
 

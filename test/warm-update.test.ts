@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { buildIndex } from '../src/indexer/build.js';
 import { updateIndex } from '../src/indexer/update.js';
-import { computeRanks, loadRankRows, RANK_TOLERANCE, rankRowsCache, rankWithin } from '../src/indexer/ranks.js';
+import v8 from 'node:v8';
+import { computeRanks, loadRankRows, RANK_TOLERANCE, rankRowsCache, rankRowsCodec, rankWithin, type RankRows } from '../src/indexer/ranks.js';
 import { RankGraph } from '../src/graph/pagerank.js';
 import { callGraph, fileGraph } from '../src/store/graph-data.js';
 import { currentDbPath, readMeta } from '../src/store/db.js';
 import { loadResolveInput, resolveInputFrom } from '../src/store/load.js';
-import { resolveRowsCache } from '../src/indexer/resolve-rows.js';
+import { resolveRowsCache, resolveRowsCodec } from '../src/indexer/resolve-rows.js';
+import type { FileResolveRows } from '../src/store/load.js';
 import { makeRepo, runCg } from './helpers.js';
 
 // Promise: a long-running applier patches the previous generation's rows instead of reading them all,
@@ -131,9 +133,19 @@ describe('warm updates', () => {
     const dir = path.dirname(currentDbPath(root)!);
     const rankFile = () => fs.readdirSync(dir).filter((n) => n.startsWith('rank-rows-'));
     expect(rankFile()).toEqual([`rank-rows-${readMeta(open(root)).generation}.v8`]);
+    // The resolve rows too (resolve-rows-<generation>.v8, as columns: src/indexer/resolve-rows.ts).
+    const resolveFile = () => fs.readdirSync(dir).filter((n) => n.startsWith('resolve-rows-'));
+    expect(resolveFile()).toEqual([`resolve-rows-${readMeta(open(root)).generation}.v8`]);
     fs.appendFileSync(path.join(root, 'src/b.ts'), 'export function zeta(x: number): number { return beta(x); }\n');
     let res = await updateIndex(root);
-    expect(res.rounds.map((r) => [r.mode, r.ranks])).toEqual([['incremental', 'patched']]);
+    expect(res.rounds.map((r) => [r.mode, r.ranks, r.resolveRows])).toEqual([['incremental', 'patched', 'patched']]);
+    expectRanksCurrent(root);
+    expectResolveRowsExact(root);
+    // A fresh process patches both from the files this one left.
+    fs.appendFileSync(path.join(root, 'src/c.ts'), 'export function eta(x: number): number { return epsilon(x); }\n');
+    const other = runCg(['update', '--json'], root).json;
+    expect(other.rounds.map((r: { mode: string; ranks: string; resolveRows: string }) => [r.mode, r.ranks, r.resolveRows]))
+      .toEqual([['incremental', 'patched', 'patched']]);
     expectRanksCurrent(root);
     expectResolveRowsExact(root);
 
@@ -142,10 +154,13 @@ describe('warm updates', () => {
       fs.appendFileSync(path.join(root, 'src/b.ts'), `export const more${rankFile().length} = zeta(1);\n`);
       expect(runCg(['update', '-q'], root).code).toBe(0);
       damage(path.join(dir, rankFile()[0]));
+      damage(path.join(dir, resolveFile()[0]));
       fs.appendFileSync(path.join(root, 'src/a.ts'), `export const again${Date.now() % 1000} = alpha(2);\n`);
       const fresh = runCg(['update', '--json'], root).json;
-      expect(fresh.rounds.map((r: { mode: string; ranks: string }) => [r.mode, r.ranks])).toEqual([['incremental', 'cold']]);
+      expect(fresh.rounds.map((r: { mode: string; ranks: string; resolveRows: string }) => [r.mode, r.ranks, r.resolveRows]))
+        .toEqual([['incremental', 'cold', 'cold']]);
       expectRanksCurrent(root);
+      expectResolveRowsExact(root);
     }
 
   }, 240_000);
@@ -186,4 +201,38 @@ describe('warm updates', () => {
       expectRanksCurrent(root);
     }
   }, 240_000);
+});
+
+describe('the row files beside the database', () => {
+  // What the columns must give back exactly: nulls and absent aliases, empty strings, text beyond ASCII
+  // and beyond the BMP, an empty file, flags, fractional weights and ranks.
+  it('turn resolve rows and rank rows into columns and back, unchanged', () => {
+    const rows = new Map<number, FileResolveRows>([
+      [7, { file: { id: 7, path: 'pkg/ünï/😀.py', language: 'python', isTest: false, external: false },
+        symbols: [
+          { id: 70, fileId: 7, parentId: null, name: 'Klasse', qualifiedName: 'Klasse', kind: 'class', exported: true, isTest: false, startLine: 1, inError: false },
+          { id: 71, fileId: 7, parentId: 70, name: '', qualifiedName: 'Klasse.', kind: 'method', exported: false, isTest: true, startLine: 3, inError: true },
+        ],
+        imports: [
+          { id: 700, fileId: 7, module: 'os.path', names: [{ name: 'join', alias: 'j' }, { name: 'split' }], alias: undefined, wildcard: false, reexport: false, line: 1, inError: false },
+          { id: 701, fileId: 7, module: '', names: [], alias: '', wildcard: true, reexport: true, line: 2, inError: true },
+        ],
+        globalRefs: [
+          { id: 7000, fileId: 7, symbolId: 70, kind: 'extends', name: 'Base', receiver: null, receiverType: null, line: 1, inError: false, detail: null },
+          { id: 7001, fileId: 7, symbolId: 71, kind: 'table', name: 'users', receiver: 'self', receiverType: 'Klasse', line: 4, inError: true, detail: '{"what":"x"}' },
+        ] }],
+      [3, { file: { id: 3, path: 'd.ts', language: 'typescript', isTest: true, external: true }, symbols: [], imports: [], globalRefs: [] }],
+    ]);
+    const back = resolveRowsCodec.unpack(v8.deserialize(v8.serialize(resolveRowsCodec.pack(rows))) as never);
+    expect(back).toStrictEqual(rows);
+    expect([...back.keys()]).toEqual([7, 3]);
+
+    const ranks: RankRows = {
+      files: new Map([[7, { symbols: [70, 71], modules: new Set([72]), edges: [70, 71, 0.5, 1, 71, 70, 1, 0] }], [3, { symbols: [], modules: new Set(), edges: [] }]]),
+      symbolRanks: new Map([[70, 0.123456789], [71, 1e-9]]),
+      fileRanks: new Map([[7, 0.75], [3, 0.25]]),
+    };
+    const ranksBack = rankRowsCodec.unpack(v8.deserialize(v8.serialize(rankRowsCodec.pack(ranks))) as never);
+    expect(ranksBack).toStrictEqual(ranks);
+  });
 });

@@ -57,6 +57,8 @@ export interface ApplySummary {
   vectors: VectorSync | null;
   /** How ranks were refreshed (incremental mode): every row read (cold), or the previous rows patched. */
   ranks?: RankRefresh['mode'];
+  /** How the resolve input's rows were had (incremental mode): every row read (cold), or the previous rows patched. */
+  resolveRows?: 'cold' | 'patched';
   /** Where an incremental update spent its time (absent for rebuilds, whose build reports its own). */
   phasesMs?: ApplyPhases;
   durationMs: number;
@@ -218,6 +220,8 @@ interface Counts {
   vectors: VectorSync | null;
   /** How ranks were refreshed: from every row (cold) or from the previous ones with the changed files re-read (patched). */
   ranks?: RankRefresh['mode'];
+  /** How the resolve rows were had: every row read (cold), or the previous ones patched. */
+  resolveRows?: 'cold' | 'patched';
   phasesMs?: ApplyPhases;
 }
 
@@ -447,6 +451,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   pruneVectors(dir, vectors.meta, meta);
   counts.vectors = vectors.summary;
   counts.ranks = ranks!.mode;
+  counts.resolveRows = previousResolveRows ? 'patched' : 'cold';
   return counts;
 }
 

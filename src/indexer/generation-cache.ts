@@ -16,7 +16,18 @@ import { CG_VERSION } from '../version.js';
  * rank rows from SQLite took ~0.7 s where the file takes ~0.07. The file names its build, generation,
  * cg and V8 versions and carries a CRC-32 of its rows; anything else (a torn write, another version)
  * is ignored and the rows are read from the database as before. It is a cache: losing it costs time only.
+ *
+ * A `codec` turns the rows into columns (typed arrays, one string of all the text) before V8 serializes
+ * them: V8 (de)serializes a typed array as its bytes, but a Map of small objects field by field, object
+ * by object. Go's standard library's rank rows read in ~100 ms as objects and ~20 ms as columns.
  */
+export interface RowCodec<T, Packed = unknown> {
+  /** Named in the file's header: a file written with another version is not read. */
+  version: number;
+  pack(value: T): Packed;
+  unpack(packed: Packed): T;
+}
+
 export class GenerationCache<T> {
   /**
    * One entry per repository (the directory holding its builds), so a process that outlives many
@@ -24,7 +35,7 @@ export class GenerationCache<T> {
    */
   private readonly entries = new Map<string, { key: string; value: T }>();
 
-  constructor(private readonly disk: string | null = null) {}
+  constructor(private readonly disk: string | null = null, private readonly codec: RowCodec<T> | null = null) {}
 
   /**
    * Returns the value kept for this index file at exactly this build and generation, and forgets it
@@ -49,7 +60,7 @@ export class GenerationCache<T> {
   }
 
   private header(dbFile: string, buildId: string | undefined, generation: number, crc: number): string {
-    return JSON.stringify({ format: `cg-${this.disk}/1`, cg: CG_VERSION, v8: process.versions.v8, db: path.basename(dbFile),
+    return JSON.stringify({ format: `cg-${this.disk}/${this.codec ? `columns-${this.codec.version}` : 1}`, cg: CG_VERSION, v8: process.versions.v8, db: path.basename(dbFile),
       build: buildId ?? '', generation, crc });
   }
 
@@ -60,7 +71,8 @@ export class GenerationCache<T> {
       if (end < 0) return null;
       const body = buf.subarray(end + 1);
       if (buf.subarray(0, end).toString('utf8') !== this.header(dbFile, buildId, generation, zlib.crc32(body))) return null;
-      return v8.deserialize(body) as T;
+      const raw = v8.deserialize(body);
+      return this.codec ? this.codec.unpack(raw) : (raw as T);
     } catch {
       return null;
     }
@@ -70,7 +82,7 @@ export class GenerationCache<T> {
     const file = this.fileOf(dbFile, generation);
     const tmp = `${file}.${process.pid}.tmp`;
     try {
-      const body = v8.serialize(value);
+      const body = v8.serialize(this.codec ? this.codec.pack(value) : value);
       fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${this.header(dbFile, buildId, generation, zlib.crc32(body))}\n`), body]));
       fs.renameSync(tmp, file);
       // Older generations' files go (this one stays until the next generation's is written).

@@ -1,8 +1,151 @@
 import type { FileResolveRows } from '../store/load.js';
-import { GenerationCache } from './generation-cache.js';
+import type { RImport, RRef, RSymbol } from '../resolve/types.js';
+import { GenerationCache, type RowCodec } from './generation-cache.js';
+
+/**
+ * Resolve rows as columns, for the file beside the database (see GenerationCache): numbers in one
+ * array per kind of row, every string in one text with its lengths, short repeated strings (languages,
+ * kinds) as indexes into a list. Reading Go's standard library's rows (4.8k files, 93k symbols, 17k
+ * imports) takes ~0.3 s from SQLite, ~0.15 s as V8-serialized objects and well under 0.1 s as columns.
+ * The strings come out in the order they went in: per file its path, then per symbol its name and
+ * qualified name, per import its module, alias (when it has one) and names (as JSON), per ref its
+ * name, receiver, receiver type and detail (each may be null).
+ */
+interface PackedResolveRows {
+  text: string;
+  /** Length of each string in `text`, NULL_STRING for null. */
+  lengths: Uint32Array;
+  /** The strings `files`, `symbols` and `refs` name by index (languages, kinds). */
+  words: string[];
+  /** Per file: id, flags (1 test, 2 external), language (word), symbols, imports, refs. */
+  files: Float64Array;
+  /** Per symbol: id, parent id (-1: none), start line, flags (1 exported, 2 test, 4 in error), kind (word). */
+  symbols: Float64Array;
+  /** Per import: id, line, flags (1 wildcard, 2 reexport, 4 in error, 8 has an alias). */
+  imports: Float64Array;
+  /** Per ref: id, symbol id, line, flags (1 in error), kind (word). */
+  refs: Float64Array;
+}
+
+const NULL_STRING = 0xffffffff;
+const FILE = 6;
+const SYMBOL = 5;
+const IMPORT = 3;
+const REF = 5;
+
+export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedResolveRows> = {
+  version: 1,
+  pack(rows) {
+    let symbolCount = 0;
+    let importCount = 0;
+    let refCount = 0;
+    for (const r of rows.values()) {
+      symbolCount += r.symbols.length;
+      importCount += r.imports.length;
+      refCount += r.globalRefs.length;
+    }
+    const files = new Float64Array(rows.size * FILE);
+    const symbols = new Float64Array(symbolCount * SYMBOL);
+    const imports = new Float64Array(importCount * IMPORT);
+    const refs = new Float64Array(refCount * REF);
+    const strings: (string | null)[] = [];
+    const words = new Map<string, number>();
+    const word = (w: string) => {
+      let i = words.get(w);
+      if (i === undefined) words.set(w, (i = words.size));
+      return i;
+    };
+    let f = 0;
+    let s = 0;
+    let m = 0;
+    let t = 0;
+    for (const r of rows.values()) {
+      files[f++] = r.file.id;
+      files[f++] = (r.file.isTest ? 1 : 0) | (r.file.external ? 2 : 0);
+      files[f++] = word(r.file.language);
+      files[f++] = r.symbols.length;
+      files[f++] = r.imports.length;
+      files[f++] = r.globalRefs.length;
+      strings.push(r.file.path);
+      for (const x of r.symbols) {
+        symbols[s++] = x.id;
+        symbols[s++] = x.parentId ?? -1;
+        symbols[s++] = x.startLine;
+        symbols[s++] = (x.exported ? 1 : 0) | (x.isTest ? 2 : 0) | (x.inError ? 4 : 0);
+        symbols[s++] = word(x.kind);
+        strings.push(x.name, x.qualifiedName);
+      }
+      for (const x of r.imports) {
+        imports[m++] = x.id;
+        imports[m++] = x.line;
+        imports[m++] = (x.wildcard ? 1 : 0) | (x.reexport ? 2 : 0) | (x.inError ? 4 : 0) | (x.alias !== undefined ? 8 : 0);
+        strings.push(x.module);
+        if (x.alias !== undefined) strings.push(x.alias);
+        strings.push(JSON.stringify(x.names));
+      }
+      for (const x of r.globalRefs) {
+        refs[t++] = x.id;
+        refs[t++] = x.symbolId;
+        refs[t++] = x.line;
+        refs[t++] = x.inError ? 1 : 0;
+        refs[t++] = word(x.kind);
+        strings.push(x.name, x.receiver, x.receiverType, x.detail);
+      }
+    }
+    const lengths = new Uint32Array(strings.length);
+    for (let i = 0; i < strings.length; i++) lengths[i] = strings[i] === null ? NULL_STRING : strings[i]!.length;
+    return { text: strings.join(''), lengths, words: [...words.keys()], files, symbols, imports, refs };
+  },
+  unpack(p) {
+    let at = 0;
+    let n = 0;
+    const next = (): string | null => {
+      const len = p.lengths[n++];
+      if (len === NULL_STRING) return null;
+      at += len;
+      return p.text.slice(at - len, at);
+    };
+    const text = () => next()!;
+    const out = new Map<number, FileResolveRows>();
+    let s = 0;
+    let m = 0;
+    let t = 0;
+    for (let f = 0; f < p.files.length; f += FILE) {
+      const id = p.files[f];
+      const flags = p.files[f + 1];
+      const file = { id, path: text(), language: p.words[p.files[f + 2]], isTest: (flags & 1) !== 0, external: (flags & 2) !== 0 };
+      const symbols: RSymbol[] = [];
+      for (let k = 0; k < p.files[f + 3]; k++, s += SYMBOL) {
+        const parent = p.symbols[s + 1];
+        const bits = p.symbols[s + 3];
+        symbols.push({ id: p.symbols[s], fileId: id, parentId: parent < 0 ? null : parent, name: text(), qualifiedName: text(),
+          kind: p.words[p.symbols[s + 4]], exported: (bits & 1) !== 0, isTest: (bits & 2) !== 0, startLine: p.symbols[s + 2], inError: (bits & 4) !== 0 });
+      }
+      const imports: RImport[] = [];
+      for (let k = 0; k < p.files[f + 4]; k++, m += IMPORT) {
+        const bits = p.imports[m + 2];
+        const module = text();
+        const alias = bits & 8 ? text() : undefined;
+        imports.push({ id: p.imports[m], fileId: id, module, names: JSON.parse(text()), alias, wildcard: (bits & 1) !== 0,
+          reexport: (bits & 2) !== 0, line: p.imports[m + 1], inError: (bits & 4) !== 0 });
+      }
+      const globalRefs: RRef[] = [];
+      for (let k = 0; k < p.files[f + 5]; k++, t += REF) {
+        globalRefs.push({ id: p.refs[t], fileId: id, symbolId: p.refs[t + 1], kind: p.words[p.refs[t + 4]] as RRef['kind'], name: text(),
+          receiver: next(), receiverType: next(), line: p.refs[t + 2], inError: p.refs[t + 3] !== 0, detail: next() });
+      }
+      out.set(id, { file, symbols, imports, globalRefs });
+    }
+    return out;
+  },
+};
 
 /**
  * The resolve input's per-file rows (files, symbols, imports, supertype refs) of the last generation
- * this process wrote, per index file: an update re-reads only the files it rewrote (see GenerationCache).
+ * written, per index file: an update re-reads only the files it rewrote (see GenerationCache). The rows
+ * also go beside the database (`resolve-rows-<generation>.v8`), so a hook-started `cg update` in a
+ * process of its own finds them: they hold only what the database holds (paths and names extracted from
+ * scrubbed source), in the same directory.
  */
-export const resolveRowsCache = new GenerationCache<Map<number, FileResolveRows>>();
+export const resolveRowsCache = new GenerationCache<Map<number, FileResolveRows>>('resolve-rows',
+  resolveRowsCodec as RowCodec<Map<number, FileResolveRows>>);
