@@ -12,6 +12,7 @@ import { updateIndex } from '../src/indexer/update.js';
 import { acquireWriterLock } from '../src/indexer/lock.js';
 import { currentBuildId, openReader, readMeta } from '../src/store/db.js';
 import { dumpIndex } from '../src/store/dump.js';
+import { createIndexes, SECONDARY_INDEXES } from '../src/store/schema.js';
 import { runQuery } from '../src/retrieve/query.js';
 import { createSnapshot } from '../src/snapshot/create.js';
 import { restoreSnapshot } from '../src/snapshot/restore.js';
@@ -210,6 +211,21 @@ describe('cg snapshot restore', () => {
     const f = openReader(full);
     try {
       expect(dumpIndex(r)).toEqual(dumpIndex(f));
+      // The snapshot carries no secondary index; the restore built them, and they kept their planner statistics.
+      const indexes = (db: typeof r) => db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all();
+      expect(indexes(r)).toEqual(indexes(f));
+      expect((indexes(r) as { name: string }[]).map((i) => i.name).sort()).toEqual([...SECONDARY_INDEXES].sort());
+      const inSnapshot = tempDir('cg-snap-db-');
+      execFileSync('tar', ['xzf', snap.file, '-C', inSnapshot, 'index.db']);
+      const s = new Database(path.join(inSnapshot, 'index.db'), { readonly: true });
+      try {
+        expect(indexes(s)).toEqual([]);
+        const statted = s.prepare(`SELECT DISTINCT idx FROM sqlite_stat1 WHERE idx IN (SELECT value FROM json_each(?)) ORDER BY idx`).pluck()
+          .all(JSON.stringify(SECONDARY_INDEXES));
+        expect(statted).toEqual(expect.arrayContaining(['edges_dst', 'edges_file', 'edges_src', 'imports_file', 'refs_file', 'symbols_file', 'symbols_name', 'symbols_qname']));
+      } finally {
+        s.close();
+      }
       expect(readMeta(r).indexed_commit).toBe(readMeta(f).indexed_commit);
       // BM25's totals (documents, tokens per column) as after a full build: removed rows no longer count.
       const totals = (db: typeof r) => Buffer.from(db.prepare('SELECT block FROM symbol_fts_data WHERE id = 1').pluck().get() as Buffer).toString('hex');
@@ -295,8 +311,8 @@ describe('cg snapshot restore refuses', () => {
       }), /fails its checksums: vectors-0\.usearch has sha256/, 'checksum'],
       ['newer format', await tamper(snap.file, path.join(work, 'newer.tar.gz'), (d) => {
         const f = path.join(d, 'manifest.json');
-        fs.writeFileSync(f, JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), formatVersion: 2 }));
-      }), /format version 2; this cg reads version 1/, 'newer_format'],
+        fs.writeFileSync(f, JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), formatVersion: 3 }));
+      }), /format version 3; this cg reads version 2/, 'newer_format'],
     ];
     const messages = new Set<string>();
     for (const [name, file, message, reason] of cases) {
@@ -455,7 +471,9 @@ describe('a snapshot is untrusted input', () => {
       ['trigger', 'CREATE TRIGGER wipe AFTER INSERT ON meta BEGIN DELETE FROM symbols; END', 'schema', /has a trigger named wipe/],
       ['view', 'CREATE VIEW all_files AS SELECT path FROM files', 'schema', /has a view named all_files/],
       ['extra table', 'CREATE TABLE payload (x)', 'schema', /has a table named payload/],
-      ['altered table', 'DROP INDEX symbols_name; CREATE INDEX symbols_name ON symbols(name)', 'schema', /index symbols_name is defined differently/],
+      ['altered table', 'ALTER TABLE symbols ADD COLUMN payload TEXT', 'schema', /table symbols is defined differently/],
+      // A snapshot carries no secondary index (a restore builds them): one that does is not of cg's making.
+      ['index in the snapshot', 'CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE)', 'schema', /has an index named symbols_name/],
     ];
     for (const [name, sql, reason, message] of cases) {
       const file = await alteredDb(snap.file, path.join(work, `${reason}-${name.replace(/ /g, '-')}.tar.gz`), sql);
@@ -471,6 +489,24 @@ describe('a snapshot is untrusted input', () => {
     expect(fs.readdirSync(path.join(root, '.codegraph')).filter((n) => n.startsWith('cg-snapshot-'))).toEqual([]);
     // The untouched snapshot passes the same checks.
     expect((await verifySnapshot(snap.file, root)).commit).toBe(snap.manifest.commit);
+    // A snapshot of format 1 carried the secondary indexes: it is still read, and restores to the same index.
+    const v1 = await tamper(snap.file, path.join(work, 'format-1.tar.gz'), (d) => {
+      const db = new Database(path.join(d, 'index.db'));
+      createIndexes(db);
+      db.close();
+      fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8')), formatVersion: 1 }));
+      refreshManifest(d);
+    });
+    expect((await verifySnapshot(v1, root)).commit).toBe(snap.manifest.commit);
+    const restoredV1 = await restoreSnapshot(root, { ref: v1 });
+    expect(restoredV1.snapshot.formatVersion).toBe(1);
+    const r = openReader(root);
+    try {
+      expect((r.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").pluck().all() as string[]).sort())
+        .toEqual([...SECONDARY_INDEXES].sort());
+    } finally {
+      r.close();
+    }
   });
 
   it('a snapshot committed to the repository is not restored by a fresh clone\'s first query unless the user opts in', async () => {

@@ -5,7 +5,7 @@ import { CG_DIR } from '../paths.js';
 import { readMeta, type Meta } from '../store/db.js';
 import { createIndexes, createTables, SCHEMA_VERSION } from '../store/schema.js';
 import { ID_COLUMNS } from './canonical.js';
-import type { Manifest } from './manifest.js';
+import { FORMAT_WITHOUT_INDEXES, type Manifest } from './manifest.js';
 import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
 import { postingsProblem } from '../store/postings.js';
 import { cachesVectors } from '../vectors/cache.js';
@@ -19,7 +19,8 @@ import { cachesVectors } from '../vectors/cache.js';
  *    bounds), no memory map; extension loading is off in better-sqlite3 (`load_extension()` is not
  *    authorised);
  *  - the schema is ours, object by object (tables, indexes, their SQL): no trigger, view, extra table
- *    or index, nothing altered; SQLite's planner statistics are the only addition allowed;
+ *    or index, nothing altered; SQLite's planner statistics are the only addition allowed; from format
+ *    version 2 on, without the secondary indexes (a restore builds them);
  *  - SQLite's quick check passes;
  *  - the meta rows describe a snapshot of the manifest's commit and of this schema version;
  *  - every stored path is normalised and repository-relative (no `..`, no absolute path, nothing in
@@ -52,7 +53,7 @@ export function checkSnapshotDatabase(file: string, db: Database.Database, manif
     { reason });
   let schemaProblem: string | null;
   try {
-    schemaProblem = schemaDifference(db);
+    schemaProblem = schemaDifference(db, manifest.formatVersion >= FORMAT_WITHOUT_INDEXES);
   } catch (err) {
     throw refuse('database', `is damaged: ${errorMessage(err)}`);
   }
@@ -82,8 +83,8 @@ export function checkSnapshotDatabase(file: string, db: Database.Database, manif
   return { meta };
 }
 
-/** The schema an index of this cg has, as sqlite_schema rows (built once, in memory). */
-let expectedSchema: Map<string, string> | null = null;
+/** The schema an index of this cg has, as sqlite_schema rows (built once, in memory), with and without its secondary indexes. */
+const expectedSchema = new Map<boolean, Map<string, string>>();
 /** ANALYZE's tables: planner statistics, written by snapshot create; their rows only steer the planner. */
 const STATISTICS = new Set(['sqlite_stat1', 'sqlite_stat4']);
 
@@ -92,25 +93,27 @@ function schemaRows(db: Database.Database): Map<string, string> {
   return new Map(rows.map(([type, name, table, sql]) => [`${type} ${name}`, `${table}\0${sql ?? ''}`]));
 }
 
-function ours(): Map<string, string> {
-  if (!expectedSchema) {
+function ours(withoutIndexes: boolean): Map<string, string> {
+  let rows = expectedSchema.get(withoutIndexes);
+  if (!rows) {
     const mem = new Database(':memory:');
     createTables(mem);
-    createIndexes(mem);
+    if (!withoutIndexes) createIndexes(mem);
     mem.exec('ANALYZE');
-    expectedSchema = schemaRows(mem);
+    rows = schemaRows(mem);
+    expectedSchema.set(withoutIndexes, rows);
     mem.close();
   }
-  return expectedSchema;
+  return rows;
 }
 
 /** Null when the schema is exactly ours (statistics tables optional), else the first difference. */
-function schemaDifference(db: Database.Database): string | null {
-  const expected = ours();
+function schemaDifference(db: Database.Database, withoutIndexes: boolean): string | null {
+  const expected = ours(withoutIndexes);
   const got = schemaRows(db);
   for (const [key, def] of got) {
     const want = expected.get(key);
-    if (want === undefined) return `it has a ${key.replace(' ', ' named ')} that cg's schema does not`;
+    if (want === undefined) return `it has ${/^[aeiou]/.test(key) ? 'an' : 'a'} ${key.replace(' ', ' named ')} that cg's schema does not`;
     if (want !== def) return `its ${key.replace(' ', ' ')} is defined differently (${def.split('\0')[1].slice(0, 120)})`;
   }
   for (const key of expected.keys()) {

@@ -9,7 +9,12 @@ import type { Member } from './archive.js';
  * would misread a snapshot; such snapshots are refused by older cg rather than half-restored.
  */
 export const FORMAT = 'cg-snapshot';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
+/**
+ * From this version on the database holds no secondary index (src/snapshot/canonical.ts): a restore
+ * builds them. Version 1 snapshots carry them and restore as before.
+ */
+export const FORMAT_WITHOUT_INDEXES = 2;
 
 export interface Manifest {
   format: typeof FORMAT;

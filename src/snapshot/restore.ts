@@ -13,6 +13,7 @@ import { changedBetween, commitsAhead, resolveCommit } from '../repo/git.js';
 import { ExtractionPool } from '../indexer/extract-pool.js';
 import { languageForFile } from '../lang/registry.js';
 import { cgDir, openReader, publishBuild, readMeta, reserveBuild } from '../store/db.js';
+import { createIndexes } from '../store/schema.js';
 import { modelKey, modelSpecFromConfig, modelStatus } from '../vectors/model.js';
 import { vectorFileName } from '../vectors/store.js';
 import { SNAPSHOT_DB } from './canonical.js';
@@ -146,6 +147,9 @@ function swapIn(root: string, file: string, dir: string, m: Manifest, generation
       set.run('changelog_offset', String(readLog(root, 0).end));
       set.run('vectors_file', vectorsFile);
     })();
+    // A snapshot of format 2 or later holds no secondary index (src/snapshot/canonical.ts); one of
+    // format 1 has them all, and this creates none.
+    createIndexes(db);
     // Planner statistics, as a full build leaves them (they are not part of the snapshot's content).
     db.pragma('optimize=0x10002');
   } catch (err) {

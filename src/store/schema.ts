@@ -165,6 +165,9 @@ CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
 CREATE INDEX IF NOT EXISTS edges_target ON edges(target) WHERE target IS NOT NULL;
 `;
 
+/** The secondary indexes' names (INDEXES): a snapshot leaves them out and a restore builds them (src/snapshot/canonical.ts). */
+export const SECONDARY_INDEXES: readonly string[] = [...INDEXES.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map((m) => m[1]);
+
 /** The embedding tables alone, for a database created before them or outside an index (tests, tools). */
 export const EMBEDDING_DDL = DDL.slice(DDL.indexOf('-- Vectors by'), DDL.indexOf('-- The graph.'));
 
