@@ -144,10 +144,21 @@ describe('built-in model (GloVe, built by scripts/build-static-model.mjs)', () =
     // position; a batch of more distinct words builds the hash table and reads table.bin whole.
     const words = fs.readFileSync(path.join(builtinModelDir(), 'static', 'vocab.txt'), 'utf8').split('\n').filter(Boolean);
     const many = Array.from({ length: 300 }, (_, i) => `${words.slice(i * 10, i * 10 + 10).join(' ')} zzqxv ${words[words.length - 1 - i]}`);
-    const few = [many[0], many[299], 'parse the configuration file', 'getUserName zzqxv', ''];
+    // Words on either side of the line index's 64 KiB chunk boundaries (src/vectors/static.ts, lineIndex).
+    const boundary: string[] = [];
+    for (let i = 0, at = 0; i < words.length; at += words[i].length + 1, i++) {
+      const next = at + words[i].length + 1;
+      if (Math.floor(at / 65536) !== Math.floor(next / 65536) && boundary.length < 12) boundary.push(words[i], words[i + 1] ?? words[i]);
+    }
+    expect(boundary.length).toBeGreaterThan(6);
+    const few = [many[0], many[299], 'parse the configuration file', 'getUserName zzqxv', '', boundary.slice(0, 6).join(' '), boundary.slice(6).join(' ')];
     const fewVectors = await (await loadEmbedder()).embed(few);
     const manyVectors = await (await loadEmbedder()).embed([...many, ...few.slice(2)]);
     expect(fewVectors.map((v) => [...v])).toEqual([manyVectors[0], manyVectors[299], ...manyVectors.slice(300)].map((v) => [...v]));
+    // At most SEARCH_MAX_WORDS distinct words: each is searched for and its line found from the line index.
+    const searched = await (await loadEmbedder()).embed(few.slice(5));
+    expect(searched.map((v) => [...v])).toEqual(manyVectors.slice(-2).map((v) => [...v]));
+    expect(searched.every((v) => v.some((x) => x !== 0))).toBe(true);
     expect(fewVectors[1].some((x) => x !== 0)).toBe(true); // the vocabulary's last words were found
   });
 

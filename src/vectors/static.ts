@@ -113,7 +113,15 @@ class StaticTables {
   private whole: { scales: Float32Array; rows: Int8Array } | null = null;
   private readonly rowCache = new Map<number, { scale: number; row: Int8Array }>();
 
-  constructor(private readonly text: Buffer, private readonly words: number, private readonly binFile: string) {}
+  /**
+   * `lines` is the vocabulary's line index: lines.before[i] newlines lie before byte i · LINE_CHUNK, so a
+   * word's line is found by counting within its chunk only.
+   */
+  constructor(private readonly text: Buffer, private readonly lines: LineIndex, private readonly binFile: string) {}
+
+  private get words(): number {
+    return this.lines.total;
+  }
 
   /** The token id of each word (UNK_ID when the model does not know it). */
   ids(words: Set<string>): Map<string, number> {
@@ -149,7 +157,7 @@ class StaticTables {
 
   /**
    * ids() for a few words: each is looked for as a whole line with Buffer.indexOf (native, ~1 ms over
-   * vocab.txt), and the lines before the words found are counted (newlines()).
+   * vocab.txt), and its line found from the line index (linesBefore()).
    * The pass over every byte stopped only when every word was found, so one word the model does not
    * know (`x`, `cg`) read all 2.6 MB a byte at a time: ~150 ms in a `cg update`, whose JavaScript runs
    * unoptimized (src/compilers.ts). Same ids: the first line holding the word.
@@ -169,13 +177,7 @@ class StaticTables {
     }
     found.sort((a, b) => a[0] - b[0]);
     const out = new Map<string, number>();
-    let line = 0;
-    let counted = 0;
-    for (const [at, w] of found) {
-      line += newlines(text, counted, at);
-      counted = at;
-      out.set(w, line + FIRST_WORD_ID);
-    }
+    for (const [at, w] of found) out.set(w, linesBefore(text, this.lines, at) + FIRST_WORD_ID);
     for (const w of words) if (!out.has(w)) out.set(w, UNK_ID);
     return out;
   }
@@ -230,13 +232,14 @@ function openTables(dir: string): StaticTables {
     throw new CgError('model_unavailable', `The built-in embedding model at ${dir} is damaged: ${STATIC_FILES[0]} is truncated`,
       'Rebuild it with `npm run build:model -- --force` in the cg installation.');
   }
-  const words = newlines(text, 0, text.length);
+  const lines = lineIndex(text);
+  const words = lines.total;
   const vocab = words + FIRST_WORD_ID;
   if (binBytes !== vocab * (4 + DIMS)) {
     throw new CgError('model_unavailable', `The built-in embedding model at ${dir} is damaged: ${STATIC_FILES[1]} has ${binBytes} bytes, `
       + `${vocab * (4 + DIMS)} expected for ${vocab} tokens`, 'Rebuild it with `npm run build:model -- --force` in the cg installation.');
   }
-  return new StaticTables(text, words, binFile);
+  return new StaticTables(text, lines, binFile);
 }
 
 /**
@@ -246,6 +249,29 @@ function openTables(dir: string): StaticTables {
  */
 function newlines(text: Buffer, start: number, end: number): number {
   return end > start ? (text.toString('latin1', start, end).match(/\n/g)?.length ?? 0) : 0;
+}
+
+const LINE_CHUNK = 1 << 16;
+
+interface LineIndex {
+  /** Newlines before each LINE_CHUNK boundary. */
+  before: Uint32Array;
+  total: number;
+}
+
+/** The newlines before every LINE_CHUNK-th byte, counted in one pass (newlines() per chunk). */
+function lineIndex(text: Buffer): LineIndex {
+  const before = new Uint32Array(Math.ceil(text.length / LINE_CHUNK) + 1);
+  for (let i = 1; i < before.length; i++) {
+    before[i] = before[i - 1] + newlines(text, (i - 1) * LINE_CHUNK, Math.min(i * LINE_CHUNK, text.length));
+  }
+  return { before, total: before[before.length - 1] };
+}
+
+/** The newlines in text[0, at): the chunk's count, then a count within the chunk (at most 64 KiB). */
+function linesBefore(text: Buffer, lines: LineIndex, at: number): number {
+  const chunk = Math.floor(at / LINE_CHUNK);
+  return lines.before[chunk] + newlines(text, chunk * LINE_CHUNK, at);
 }
 
 function readWhole(binFile: string, vocab: number): { scales: Float32Array; rows: Int8Array } {
