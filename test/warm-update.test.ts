@@ -139,13 +139,21 @@ describe('warm updates', () => {
     fs.appendFileSync(path.join(root, 'src/b.ts'), 'export function zeta(x: number): number { return beta(x); }\n');
     let res = await updateIndex(root);
     expect(res.rounds.map((r) => [r.mode, r.ranks, r.resolveRows])).toEqual([['incremental', 'patched', 'patched']]);
+    // A long-running applier (this process: no oneShot) keeps its rows in memory and leaves no files,
+    // the previous generation's included: they no longer match.
+    expect([...rankFile(), ...resolveFile()]).toEqual([]);
     expectRanksCurrent(root);
     expectResolveRowsExact(root);
-    // A fresh process patches both from the files this one left.
-    fs.appendFileSync(path.join(root, 'src/c.ts'), 'export function eta(x: number): number { return epsilon(x); }\n');
-    const other = runCg(['update', '--json'], root).json;
-    expect(other.rounds.map((r: { mode: string; ranks: string; resolveRows: string }) => [r.mode, r.ranks, r.resolveRows]))
-      .toEqual([['incremental', 'patched', 'patched']]);
+    // One `cg update` process after another: the second patches both from the files the first left.
+    for (const [i, fn] of ['eta', 'theta'].entries()) {
+      fs.appendFileSync(path.join(root, 'src/c.ts'), `export function ${fn}(x: number): number { return epsilon(x); }\n`);
+      const other = runCg(['update', '--json'], root).json;
+      if (i === 1) {
+        expect(other.rounds.map((r: { mode: string; ranks: string; resolveRows: string }) => [r.mode, r.ranks, r.resolveRows]))
+          .toEqual([['incremental', 'patched', 'patched']]);
+      }
+      expect(resolveFile()).toEqual([`resolve-rows-${readMeta(open(root)).generation}.v8`]);
+    }
     expectRanksCurrent(root);
     expectResolveRowsExact(root);
 

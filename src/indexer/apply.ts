@@ -308,6 +308,9 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   // The rank graphs' rows as this process left them at the live generation, if it wrote that one.
   const previousRanks = rankRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
   const previousResolveRows = resolveRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
+  // The rows go beside the database for the next process only from a process that exits after this
+  // update (a hook's `cg update`); a long-running applier keeps them in memory (GenerationCache.put).
+  const rowFiles = { toDisk: !!oneShot };
   if (!jobs.length && !removals.length && !walkSkips.length && !dirSkips) {
     if (vectorsOutOfDate(meta, config)) {
       // Only the embedding model (or its availability) changed: a generation with new vectors, same rows.
@@ -318,15 +321,15 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       });
       pruneVectors(dir, vectors.meta, meta);
       // Rows and ranks did not move.
-      if (previousRanks) rankRowsCache.put(db.name, meta.build_id, generation, previousRanks);
-      if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, generation, previousResolveRows);
+      if (previousRanks) rankRowsCache.put(db.name, meta.build_id, generation, previousRanks, rowFiles);
+      if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, generation, previousResolveRows, rowFiles);
       return { added: 0, modified: 0, deleted: 0, unchanged, generation, resolvedFiles: 0, vectors: vectors.summary };
     }
     // Nothing to change: the records were replays, or edits that were undone. Only the bookkeeping
     // moves (checkpoint, commit); the content, and so the generation, stays.
     writer.setMeta({ ...stateMeta(state), ...commitMeta, indexed_at: new Date().toISOString() });
-    if (previousRanks) rankRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousRanks);
-    if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousResolveRows);
+    if (previousRanks) rankRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousRanks, rowFiles);
+    if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousResolveRows, rowFiles);
     return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0, vectors: null };
   }
   const phasesMs: ApplyPhases = { plan: 0, extract: 0, write: 0, resolve: 0, ranks: 0, embed: 0, commit: 0 };
@@ -446,8 +449,8 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   lap('commit');
   counts.phasesMs = phasesMs;
   // Committed: the next update in this process may patch these rows instead of reading them all.
-  rankRowsCache.put(db.name, meta.build_id, generation, ranks!.rows);
-  resolveRowsCache.put(db.name, meta.build_id, generation, resolveRows!);
+  rankRowsCache.put(db.name, meta.build_id, generation, ranks!.rows, rowFiles);
+  resolveRowsCache.put(db.name, meta.build_id, generation, resolveRows!, rowFiles);
   pruneVectors(dir, vectors.meta, meta);
   counts.vectors = vectors.summary;
   counts.ranks = ranks!.mode;
