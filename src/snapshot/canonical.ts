@@ -140,7 +140,7 @@ export async function writeCanonicalIndex(root: string, liveDb: string, staging:
 }
 
 /**
- * The secondary indexes are derived data (src/store/schema.ts, INDEXES), and ~20 % of a snapshot's
+ * The secondary indexes are derived data (src/store/schema.ts, INDEXES), and 15-23 % of a snapshot's
  * compressed bytes (Go's net/http: 1.93 -> 1.62 MB, which takes it under its source's size): a
  * snapshot leaves them out and a restore builds them again (Go's standard library: 0.8 s). Their
  * planner statistics stay: DROP INDEX deletes an index's rows from sqlite_stat1 and sqlite_stat4, so
