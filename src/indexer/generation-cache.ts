@@ -29,14 +29,14 @@ export interface RowCodec<T, Packed = unknown> {
   unpack(packed: Packed): T;
 }
 
-export class GenerationCache<T> {
+export class GenerationCache<T, Packed = unknown> {
   /**
    * One entry per repository (the directory holding its builds), so a process that outlives many
    * rebuilds keeps the rows of the latest one only.
    */
   private readonly entries = new Map<string, { key: string; value: T }>();
 
-  constructor(private readonly disk: string | null = null, private readonly codec: RowCodec<T> | null = null) {}
+  constructor(private readonly disk: string | null = null, private readonly codec: RowCodec<T, Packed> | null = null) {}
 
   /**
    * Returns the value kept for this index file at exactly this build and generation, and forgets it
@@ -81,7 +81,7 @@ export class GenerationCache<T> {
       const body = buf.subarray(end + 1);
       if (buf.subarray(0, end).toString('utf8') !== this.header(dbFile, buildId, generation, zlib.crc32(body))) return null;
       const raw = v8.deserialize(body);
-      return this.codec ? this.codec.unpack(raw) : (raw as T);
+      return this.codec ? this.codec.unpack(raw as Packed) : (raw as T);
     } catch {
       return null;
     }

@@ -416,4 +416,4 @@ export const rankRowsCodec: RowCodec<RankRows, PackedRankRows> = {
 };
 
 /** The rank rows of the last generation this process wrote, per index file (see GenerationCache). */
-export const rankRowsCache = new GenerationCache<RankRows>('rank-rows', rankRowsCodec as RowCodec<RankRows>);
+export const rankRowsCache = new GenerationCache('rank-rows', rankRowsCodec);

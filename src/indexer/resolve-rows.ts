@@ -147,5 +147,4 @@ export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedReso
  * process of its own finds them: they hold only what the database holds (paths and names extracted from
  * scrubbed source), in the same directory.
  */
-export const resolveRowsCache = new GenerationCache<Map<number, FileResolveRows>>('resolve-rows',
-  resolveRowsCodec as RowCodec<Map<number, FileResolveRows>>);
+export const resolveRowsCache = new GenerationCache('resolve-rows', resolveRowsCodec);
