@@ -9,6 +9,7 @@ import { buildIndex } from '../src/indexer/build.js';
 import { updateIndex } from '../src/indexer/update.js';
 import { currentDbPath, readMeta } from '../src/store/db.js';
 import { reconcile } from '../src/indexer/vectors.js';
+import { openLayered } from '../src/vectors/delta.js';
 import { VectorStore } from '../src/vectors/store.js';
 import { dumpIndex } from '../src/store/dump.js';
 import { CG, ROOT, git, makeRepo, runCg, tempDir } from './helpers.js';
@@ -173,13 +174,13 @@ describe('concurrency', () => {
 });
 
 describe('one writer, always', () => {
-  /** The vector file the live generation names, and whether it holds exactly the vectors the database has. */
+  /** The vector files the live generation names (base and delta), and whether they hold exactly the vectors the database has. */
   function liveVectors(root: string): { count: number; mismatch: string | null; file: string } {
     const db = new Database(currentDbPath(root)!, { readonly: true });
     try {
       const meta = readMeta(db);
       const file = path.join(path.dirname(db.name), meta.vectors_file);
-      const store = VectorStore.open(file);
+      const store = openLayered(path.dirname(db.name), meta.vectors_file, meta.vectors_delta ?? '');
       return { count: store.size, mismatch: reconcile(db, store, meta.vectors_model), file };
     } finally {
       db.close();

@@ -8,6 +8,7 @@ import { indexVectors } from '../src/indexer/vectors.js';
 import { runQuery } from '../src/retrieve/query.js';
 import { currentDbPath, openReader, readMeta } from '../src/store/db.js';
 import { builtinModelDir } from '../src/vectors/model.js';
+import { openLayered, readDelta } from '../src/vectors/delta.js';
 import { VectorStore } from '../src/vectors/store.js';
 import { copyFixture, git, runCg, tempDir } from './helpers.js';
 
@@ -40,13 +41,13 @@ function setConfig(root: string, config: unknown): void {
 }
 
 function vectorFiles(root: string): string[] {
-  return fs.readdirSync(path.dirname(currentDbPath(root)!)).filter((f) => f.endsWith('.usearch')).sort();
+  return fs.readdirSync(path.dirname(currentDbPath(root)!)).filter((f) => /\.(usearch|delta)$/.test(f)).sort();
 }
 
-/** The symbol ids in the generation's vector file, and the non-module symbols of the database. */
+/** The symbol ids in the generation's vectors (its base file and delta), and the non-module symbols of the database. */
 function coverage(root: string): { stored: number[]; symbols: number[] } {
   const m = meta(root);
-  const store = VectorStore.open(path.join(path.dirname(currentDbPath(root)!), m.vectors_file));
+  const store = openLayered(path.dirname(currentDbPath(root)!), m.vectors_file, m.vectors_delta ?? '');
   const db = new Database(currentDbPath(root)!, { readonly: true });
   try {
     const symbols = db.prepare("SELECT id FROM symbols WHERE kind != 'module' ORDER BY id").pluck().all() as number[];
@@ -101,13 +102,19 @@ describe('vectors in the index', () => {
     }
   });
 
-  it('an update embeds only symbols whose text changed, and keeps the vector file in step with the generation', async () => {
+  it('an update embeds only symbols whose text changed, and writes what changed as the generation\'s delta beside the base file', async () => {
     const root = committedFixture();
     await buildIndex(root);
+    const baseFile = path.join(path.dirname(currentDbPath(root)!), 'vectors-1.usearch');
+    const baseBytes = fs.readFileSync(baseFile);
     fs.appendFileSync(path.join(root, 'shop/util.py'), '\n\ndef round_to_cents(amount):\n    """Round money to cents."""\n    return round(amount, 2)\n');
     let round = (await updateIndex(root)).rounds[0];
-    expect(round.vectors).toMatchObject({ status: 'ok', embedded: 1, full: false });
-    expect(meta(root)).toMatchObject({ generation: '2', vectors_file: 'vectors-2.usearch' });
+    expect(round.vectors).toMatchObject({ status: 'ok', embedded: 1, full: false, written: 'delta', fileCheck: 'checksum' });
+    expect(meta(root)).toMatchObject({ generation: '2', vectors_file: 'vectors-1.usearch', vectors_delta: 'vectors-2.delta' });
+    expect(fs.readFileSync(baseFile).equals(baseBytes)).toBe(true); // a base is never rewritten
+    // The delta holds the new function's vector, and hides the base's vectors of the symbols re-embedded.
+    const { delta } = readDelta(path.join(path.dirname(currentDbPath(root)!), 'vectors-2.delta'));
+    expect(delta.added.size).toBeGreaterThanOrEqual(1);
     const { stored, symbols } = coverage(root);
     const db = new Database(currentDbPath(root)!, { readonly: true });
     const added = db.prepare("SELECT id FROM symbols WHERE name = 'round_to_cents'").pluck().get() as number;
@@ -119,9 +126,9 @@ describe('vectors in the index', () => {
     fs.appendFileSync(path.join(root, 'shop/util.py'), '    # cents\n');
     round = (await updateIndex(root)).rounds[0];
     expect(round.vectors).toMatchObject({ embedded: 0, fromCache: 0 });
-    expect(meta(root).vectors_file).toBe('vectors-3.usearch');
-    // The current generation's file and the previous one (a reader may still have it open); older ones go.
-    expect(vectorFiles(root)).toEqual(['vectors-2.usearch', 'vectors-3.usearch']);
+    expect(meta(root)).toMatchObject({ vectors_file: 'vectors-1.usearch', vectors_delta: 'vectors-3.delta' });
+    // The current generation's files and the previous one's (a reader may still have them open); older ones go.
+    expect(vectorFiles(root)).toEqual(['vectors-1.usearch', 'vectors-2.delta', 'vectors-3.delta']);
 
     // A removed function's vector goes with it.
     fs.writeFileSync(path.join(root, 'shop/util.py'), 'import logging\n\n\ndef log(msg):\n    logging.info(msg)\n');
@@ -129,6 +136,66 @@ describe('vectors in the index', () => {
     const after = coverage(root);
     expect(after.stored).not.toContain(added);
     expect(after.stored.every((id) => after.symbols.includes(id))).toBe(true);
+  });
+
+  it('a delta that outgrows its limit is folded into a new base, which the next updates build on', async () => {
+    const root = committedFixture();
+    await buildIndex(root);
+    const words = ['ledger', 'invoice', 'refund', 'parcel', 'voucher', 'tariff', 'rebate', 'coupon', 'basket', 'shipment'];
+    // 300 functions with texts of their own: more changes than a delta of this small base may hold.
+    const body = Array.from({ length: 300 }, (_, i) => `def ${words[i % 10]}_${words[Math.floor(i / 10) % 10]}_${i}(amount):\n`
+      + `    """Settle the ${words[i % 10]} of ${words[(i * 7) % 10]} number ${i}."""\n    return amount\n`).join('\n');
+    fs.writeFileSync(path.join(root, 'shop/ledger.py'), body);
+    let round = (await updateIndex(root)).rounds[0];
+    expect(round.vectors).toMatchObject({ full: false, written: 'base', deltaChanges: 0 });
+    expect(meta(root)).toMatchObject({ vectors_file: 'vectors-2.usearch', vectors_delta: '' });
+    let { stored, symbols } = coverage(root);
+    expect(stored.length).toBe(Number(meta(root).vectors_count));
+    expect(stored.length).toBeGreaterThan(300);
+
+    fs.appendFileSync(path.join(root, 'shop/util.py'), '\n\ndef round_to_cents(amount):\n    return round(amount, 2)\n');
+    round = (await updateIndex(root)).rounds[0];
+    expect(round.vectors).toMatchObject({ written: 'delta', fileCheck: 'checksum' });
+    expect(round.vectors.deltaChanges).toBeGreaterThan(0);
+    expect(meta(root)).toMatchObject({ vectors_file: 'vectors-2.usearch', vectors_delta: 'vectors-3.delta' });
+    ({ stored, symbols } = coverage(root));
+    expect(stored.length).toBe(Number(meta(root).vectors_count));
+    expect(stored.every((id) => symbols.includes(id))).toBe(true);
+    // The base and delta hold as many vectors as a fresh build of the same files, and queries answer alike.
+    const fresh = path.join(tempDir('cg-fresh-'), 'repo');
+    fs.cpSync(root, fresh, { recursive: true, filter: (src) => !src.includes(`${path.sep}.codegraph`) });
+    await buildIndex(fresh);
+    expect(Number(meta(root).vectors_count)).toBe(Number(meta(fresh).vectors_count));
+    const top = async (r: string) => {
+      const db = openReader(r);
+      try {
+        return (await runQuery(db, r, { text: 'round an amount to cents' })).files.slice(0, 3).map((f) => f.path);
+      } finally {
+        db.close();
+      }
+    };
+    expect(await top(root)).toEqual(await top(fresh));
+  });
+
+  it('a damaged delta is reported by queries, which still answer, and the next update rebuilds the vectors', async () => {
+    const root = committedFixture();
+    await buildIndex(root);
+    fs.appendFileSync(path.join(root, 'shop/util.py'), '\n\ndef round_to_cents(amount):\n    return round(amount, 2)\n');
+    await updateIndex(root);
+    const file = path.join(path.dirname(currentDbPath(root)!), meta(root).vectors_delta);
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length - 1] ^= 0xff;
+    fs.writeFileSync(file, bytes);
+    const q = runCg(['query', 'discount', '--json'], root);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.json.files.length).toBeGreaterThan(0);
+    expect(q.json.warnings.join(' ')).toMatch(/vector delta .* is damaged/);
+    fs.appendFileSync(path.join(root, 'shop/util.py'), '\n# touched\n');
+    const res = runCg(['update', '--json'], root);
+    expect(res.json.rounds[0].vectors).toMatchObject({ status: 'ok', full: true });
+    expect(res.json.rounds[0].vectors.rebuiltBecause).toMatch(/delta .* damaged/);
+    expect(meta(root).vectors_delta).toBe('');
+    expect(notAboutGraph(runCg(['query', 'discount', '--json'], root).json.warnings)).toEqual([]);
   });
 
   it('a rebuild takes a hub model\'s vectors from the previous build; the built-in model\'s are embedded again, never stored twice', async () => {

@@ -12,6 +12,7 @@ import { copyEmbeddingCache, createEmbeddingTables, deleteSymbolEmbeddings, embe
   storedVectors, type EmbedItem } from '../src/vectors/cache.js';
 import { loadEmbedder, loadPipelineEmbedder, type Embedder } from '../src/vectors/embedder.js';
 import { BUILTIN_MODEL, builtinModelDir, modelKey, modelStatus } from '../src/vectors/model.js';
+import { applyToDelta, decodeDelta, deltaLimit, emptyDelta, encodeDelta, LayeredVectors, readDelta, writeDelta } from '../src/vectors/delta.js';
 import { mixKey, pruneVectorFiles, unmixKey, VectorStore } from '../src/vectors/store.js';
 import { embedText, textHash } from '../src/vectors/text.js';
 import { CG, ROOT, makeRepo, runCg, tempDir } from './helpers.js';
@@ -514,6 +515,67 @@ describe('vector store (USearch)', () => {
     fs.writeFileSync(file, flipped);
     expect(() => VectorStore.open(file, { view: true })).toThrow(/checksum/);
     expect(() => VectorStore.open(path.join(dir, 'vectors-9.usearch'))).toThrow(expect.objectContaining({ code: 'index_corrupt' }));
+  });
+  it('a delta over a base searches what one index of the same vectors would hold: hidden ids never, added ones exactly', () => {
+    const dir = tempDir('cg-vec-delta-');
+    const vs = vectors(400, 11);
+    const base = VectorStore.create({ dims, quantization: 'f32' });
+    base.upsert(ids(400), vs);
+    const baseFile = path.join(dir, base.save(dir, 1));
+    const view = VectorStore.open(baseFile, { view: true });
+    // 30 removed, 20 replaced by other vectors, 25 new ids, one new id with a zero vector (stored nowhere).
+    const fresh = vectors(46, 12);
+    const replaced = ids(400).slice(100, 120);
+    const added = Array.from({ length: 25 }, (_, i) => 900_000 + i);
+    const delta = emptyDelta(dims);
+    applyToDelta(delta, (id) => view.has(id), ids(400).slice(0, 30),
+      [...replaced.map((id, i) => [id, fresh[i]] as [number, Float32Array]), ...added.map((id, i) => [id, fresh[20 + i]] as [number, Float32Array]),
+        [999_999, new Float32Array(dims)]]);
+    expect(delta.hidden.size).toBe(50);
+    expect(delta.added.size).toBe(45);
+    // The same bytes for the same delta, and back.
+    const bytes = encodeDelta(delta);
+    expect(encodeDelta(decodeDelta(bytes)).equals(bytes)).toBe(true);
+    const written = writeDelta(dir, 2, delta);
+    expect(written.name).toBe('vectors-2.delta');
+    const layered = new LayeredVectors(view, readDelta(path.join(dir, written.name)).delta);
+
+    const expected = new Map<number, Float32Array>(ids(400).map((id, i) => [id, vs[i]]));
+    for (const id of ids(400).slice(0, 30)) expected.delete(id);
+    for (const [id, v] of delta.added) expected.set(id, v);
+    expect(layered.size).toBe(expected.size);
+    expect(layered.has(ids(400)[0])).toBe(false);
+    expect(layered.has(replaced[0])).toBe(true);
+    expect(layered.has(999_999)).toBe(false);
+    expect(layered.countPresent([...ids(400), ...added, 999_999])).toBe(expected.size);
+    let agree = 0;
+    const queries = vectors(20, 13);
+    for (const q of queries) {
+      const hits = layered.search(q, 10);
+      expect(hits).toHaveLength(10);
+      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+      for (const h of hits) {
+        expect(expected.has(h.id)).toBe(true); // never a removed id
+        if (delta.added.has(h.id)) expect(h.score).toBeCloseTo(cos(q, expected.get(h.id)!), 5); // the replacement, not the old vector
+      }
+      const truth = [...expected].map(([id, v]) => ({ id, score: cos(q, v) })).sort((a, b) => b.score - a.score).slice(0, 10);
+      agree += truth.filter((t) => hits.some((h) => h.id === t.id)).length;
+    }
+    // HNSW is approximate; on 395 vectors it finds (nearly) all of the true ten.
+    expect(agree / (queries.length * 10)).toBeGreaterThan(0.95);
+    // A replaced id's old vector is gone: the query equal to it scores the id by its new vector.
+    const all = layered.search(vs[100], 1000);
+    expect(all).toHaveLength(expected.size);
+    expect(all.find((h) => h.id === replaced[0])!.score).toBeCloseTo(cos(vs[100], fresh[0]), 5);
+
+    expect(deltaLimit(1000)).toBe(256);
+    expect(deltaLimit(82_000)).toBe(1640);
+    const damaged = fs.readFileSync(path.join(dir, written.name));
+    damaged[damaged.length - 3] ^= 0xff;
+    fs.writeFileSync(path.join(dir, written.name), damaged);
+    expect(() => readDelta(path.join(dir, written.name))).toThrow(expect.objectContaining({ code: 'index_corrupt' }));
+    expect(() => readDelta(path.join(dir, 'vectors-7.delta'))).toThrow(/missing/);
+    expect(pruneVectorFiles(dir, ['vectors-1.usearch']).sort()).toEqual(['vectors-2.delta']);
   });
 });
 

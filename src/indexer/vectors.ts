@@ -7,14 +7,17 @@ import { readMeta, type Meta } from '../store/db.js';
 import { cachesVectors, deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCache, saveEmbeddings, storedVectors, type EmbedItem } from '../vectors/cache.js';
 import { sharedEmbedder } from '../vectors/embedder.js';
 import { BUILTIN_MODEL, modelKey, modelSpecFromConfig, modelStatus, unavailableError, type ModelSpec } from '../vectors/model.js';
+import { applyToDelta, deltaChanges, deltaLimit, emptyDelta, LayeredVectors, readDelta, writeDelta } from '../vectors/delta.js';
 import { pruneVectorFiles, VectorStore } from '../vectors/store.js';
 import { embedText, textHash } from '../vectors/text.js';
 import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
 
 /**
- * The indexer's side of the vectors: which symbols to embed, and the vector file of each generation.
- * The vector file of generation N is written before the transaction that makes N current commits,
- * and meta names it, so a reader of generation N opens the vectors of generation N (promise 1).
+ * The indexer's side of the vectors: which symbols to embed, and the vector files of each generation.
+ * A generation's vectors are a base file (`vectors-<B>.usearch`, B ≤ N, shared by the generations
+ * built on it) and, after updates, a delta (`vectors-<N>.delta`: src/vectors/delta.ts). Both are
+ * written before the transaction that makes N current commits, and meta names them, so a reader of
+ * generation N opens the vectors of generation N (promise 1).
  * Without a usable model the index is still built, without vectors; queries then rank lexically and
  * by the graph, and say so.
  */
@@ -32,6 +35,13 @@ export interface VectorSync {
   /** Why the previous generation's vector file was not updated in place but rebuilt from the database. */
   rebuiltBecause?: string;
   /**
+   * How an update stored its vectors: in a delta beside the previous base, or folded into a new base
+   * file (the delta had outgrown deltaLimit). Absent for a rebuild.
+   */
+  written?: 'delta' | 'base';
+  /** Changes (hidden and added vectors) the generation's delta holds; 0 without one. */
+  deltaChanges?: number;
+  /**
    * How the previous generation's vector file, read from disk, was found to match the database: by the
    * checksum and count committed with it, or by comparing it with every stored vector (openPrevious).
    */
@@ -46,7 +56,8 @@ export interface VectorSyncResult {
   meta: Record<string, string | number>;
 }
 
-const NO_VECTORS = { vectors_file: '', vectors_count: 0, vectors_crc32: '' };
+const NO_DELTA = { vectors_delta: '', vectors_delta_crc32: '' };
+const NO_VECTORS = { vectors_file: '', vectors_count: 0, vectors_crc32: '', ...NO_DELTA };
 
 /**
  * Embeds the symbols of `fileIds` (every symbol when null) whose embedded text changed, and writes the
@@ -86,9 +97,9 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
   if (!status.available) return unavailable(unavailableError(spec, status.missing));
   const key = modelKey(spec);
   const opened = fileIds !== null && previous.vectors_status === 'ok' && previous.vectors_model === key
-    ? openPrevious(db, dir, previous.vectors_file, key) : { store: null, reason: null, check: null };
-  const previousStore = opened.store;
-  const full = previousStore === null;
+    ? openPrevious(db, dir, previous, key) : { layers: null, reason: null, check: null };
+  const layers = opened.layers;
+  const full = layers === null;
 
   try {
     const items = embedItems(db, full ? null : fileIds);
@@ -100,22 +111,31 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
     const gone = db.prepare('SELECT symbol_id FROM symbol_embeddings WHERE symbol_id NOT IN (SELECT id FROM symbols)').pluck().all() as number[];
     deleteSymbolEmbeddings(db, gone);
     saveEmbeddings(db, u);
-    const dims = u.computed.values().next().value?.length ?? storedDims(db, key) ?? previousStore?.dims
+    const dims = u.computed.values().next().value?.length ?? storedDims(db, key) ?? layers?.dims
       ?? (u.hashes.size && !cachesVectors(key) ? (await sharedEmbedder(spec)).dims : null);
-    const finished = (file: string, count: number, checksum: number | null): VectorSyncResult => {
+    const finished = (file: string, count: number, checksum: number | null,
+      delta: { name: string; checksum: number; changes: number } | null = null): VectorSyncResult => {
       const summary = { status: 'ok' as const, model: key, embedded: u.stats.embedded, fromCache: u.stats.fromCache,
         unchanged: u.stats.unchanged, count, full, ...(opened.reason ? { rebuiltBecause: opened.reason } : {}),
-        ...(opened.check ? { fileCheck: opened.check } : {}) };
+        ...(opened.check ? { fileCheck: opened.check } : {}),
+        ...(layers ? { written: delta ? 'delta' as const : 'base' as const, deltaChanges: delta?.changes ?? 0 } : {}) };
       return done(summary, { vectors_status: 'ok', vectors_file: file, vectors_model: key, vectors_dims: dims ?? 0,
         vectors_quantization: config.embeddings.quantization, vectors_count: count, vectors_error: '',
-        vectors_crc32: checksum ?? '' });
+        vectors_crc32: checksum ?? '', vectors_delta: delta?.name ?? '', vectors_delta_crc32: delta?.checksum ?? '' });
     };
-    if (previousStore) {
-      const store = previousStore;
-      store.remove(gone.filter((id) => store.has(id)));
-      store.upsert([...u.changed.keys()], [...u.changed.values()]);
+    if (layers) {
+      const { base, delta } = layers;
+      applyToDelta(delta, (id) => base.has(id), gone, u.changed);
+      if (deltaChanges(delta) <= deltaLimit(layers.size)) {
+        const written = writeDelta(dir, generation, delta);
+        return now(finished(previous.vectors_file!, layers.size, base.checksum, { ...written, changes: deltaChanges(delta) }));
+      }
+      // The delta has outgrown its limit: fold it into a new base, which the next updates build on.
+      const store = VectorStore.open(path.join(dir, previous.vectors_file!));
+      store.remove([...delta.hidden]);
+      store.upsert([...delta.added.keys()], [...delta.added.values()]);
       const file = store.save(dir, generation);
-      lastSaved = { file: path.join(dir, file), store };
+      keepBase(path.join(dir, file), store);
       return now(finished(file, store.size, store.checksum));
     }
     const storeOpts = { dims: dims ?? 0, quantization: config.embeddings.quantization };
@@ -126,8 +146,6 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
         && db.prepare('SELECT COUNT(*) FROM symbol_embeddings').pluck().get() === u.hashes.size;
       const job = VectorStore.rebuildFile(inMemory ? u.changed : await indexVectors(db, key), storeOpts, dir, generation);
       pruneEmbeddingCache(db, key);
-      // The store stays in the worker: the next update in this process reads the file back.
-      lastSaved = null;
       job.catch(() => {}); // awaited by finish(); a failure is its error, not an unhandled rejection meanwhile
       return { finish: async () => {
         const r = await job;
@@ -137,7 +155,7 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
     const store = dims === null ? null : VectorStore.rebuild(await indexVectors(db, key), storeOpts);
     pruneEmbeddingCache(db, key);
     const file = store ? store.save(dir, generation) : '';
-    lastSaved = store ? { file: path.join(dir, file), store } : null;
+    if (store) keepBase(path.join(dir, file), store);
     return now(finished(file, store?.size ?? 0, store?.checksum ?? null));
   } catch (err) {
     if (err instanceof CgError && err.code === 'model_unavailable') return unavailable(err);
@@ -145,9 +163,10 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
   }
 }
 
-/** After the generation is committed: vector files other than its own and the one before (still open in readers) go. */
+/** After the generation is committed: vector files other than its own and the previous generation's (still open in readers) go. */
 export function pruneVectors(dir: string, current: Record<string, string | number>, previous: Meta): void {
-  pruneVectorFiles(dir, [String(current.vectors_file ?? ''), previous.vectors_file ?? ''].filter(Boolean));
+  pruneVectorFiles(dir, [current.vectors_file, current.vectors_delta, previous.vectors_file, previous.vectors_delta]
+    .map((f) => String(f ?? '')).filter(Boolean));
 }
 
 /** The index's vectors no longer match the configuration: another model, or embeddings switched on or off. */
@@ -170,7 +189,6 @@ function embedOnWorker(db: Database.Database, key: string, spec: ModelSpec, item
   const link = db.prepare('INSERT OR REPLACE INTO symbol_embeddings(symbol_id, text_hash) VALUES (?, ?)');
   items.forEach((item, k) => link.run(item.id, hashes[k]));
   pruneEmbeddingCache(db, key);
-  lastSaved = null; // the store stays in the worker: the next update in this process reads the file back
   const quantization = config.embeddings.quantization;
   const job = VectorStore.embedAndBuildFile(items.map((i) => i.id), items.map((i) => i.text), spec, { quantization }, dir, generation);
   job.catch(() => {}); // awaited by finish(); a failure is its error, not an unhandled rejection meanwhile
@@ -180,7 +198,7 @@ function embedOnWorker(db: Database.Database, key: string, spec: ModelSpec, item
     for (const hash of [...new Set(r.zero.map((k) => hashes[k]))].sort()) zero.run(key, hash, r.dims, r.dims * 4);
     return done({ status: 'ok', model: key, embedded: items.length, fromCache: 0, unchanged: 0, count: r.size, full: true },
       { vectors_status: 'ok', vectors_file: r.name, vectors_model: key, vectors_dims: r.dims, vectors_quantization: quantization,
-        vectors_count: r.size, vectors_error: '', vectors_crc32: r.checksum });
+        vectors_count: r.size, vectors_error: '', vectors_crc32: r.checksum, ...NO_DELTA });
   } };
 }
 
@@ -222,51 +240,77 @@ function storedDims(db: Database.Database, key: string): number | null {
 }
 
 /**
- * The store this process saved last, with the file it went to: a long-running applier (`cg watch`)
- * carries it into the next generation instead of reading back the file it just wrote. It is used only
- * when the committed generation names exactly that file (a rolled-back one does not).
+ * The base file this process opened or wrote last, as it was on disk then: a long-running applier
+ * (`cg watch`, `cg serve`) builds every update on the same base, and need not read and checksum it
+ * again while the file is the one it checked (same inode, size and modification time; a base is
+ * never rewritten in place, only replaced by a rename).
  */
-let lastSaved: { file: string; store: VectorStore } | null = null;
+let lastBase: { file: string; stamp: string; store: VectorStore } | null = null;
+
+function fileStamp(file: string): string {
+  const st = fs.statSync(file);
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+function keepBase(file: string, store: VectorStore): void {
+  lastBase = { file, stamp: fileStamp(file), store };
+}
+
+/** The base file as a read-only view, checked against its manifest (read whole and checksummed) unless it is lastBase. */
+function openBase(file: string): VectorStore {
+  if (lastBase?.file === file && lastBase.stamp === fileStamp(file)) return lastBase.store;
+  const store = VectorStore.open(file, { view: true });
+  keepBase(file, store);
+  return store;
+}
 
 /**
- * The previous generation's vectors, to update in place, or null with the reason to rebuild them from
- * the database instead: the file is missing or damaged, another writer has committed a generation
- * since this update read the meta (its file is not the one to build on), or the file does not hold
- * exactly the vectors the database says it does (a vector lost by an interrupted or overlapping
- * writer would otherwise stay lost: an update only upserts what changed). Called inside the update's
- * transaction, before this generation's embeddings are written.
+ * The previous generation's vectors (its base file and delta), to build this generation's on, or null
+ * with the reason to rebuild them from the database instead: a file is missing or damaged, another
+ * writer has committed a generation since this update read the meta (its files are not the ones to
+ * build on), or the files do not hold exactly the vectors the database says they do (a vector lost by
+ * an interrupted or overlapping writer would otherwise stay lost: an update only records what
+ * changed). Called inside the update's transaction, before this generation's embeddings are written.
  *
- * The last check (reconcile) reads every stored vector, so it runs only when the file is not the one
- * committed with the database: meta records the file's checksum and count in the transaction that
- * makes its generation current, and VectorStore.open has checked the file against its manifest. A
- * file written by a writer that died before its commit, or rewritten by another, has another checksum
- * (or none recorded, as in an index made before this check) and gets the full comparison.
+ * The last check (reconcile) reads every stored vector, so it runs only when the files are not the
+ * ones committed with the database: meta records the base's and the delta's checksums and the count
+ * in the transaction that makes their generation current, and VectorStore.open and readDelta have
+ * checked each file against its own checksum. A file written by a writer that died before its commit,
+ * or rewritten by another, has another checksum (or none recorded, as in an index made before this
+ * check) and gets the full comparison.
  */
-function openPrevious(db: Database.Database, dir: string, file: string | undefined, model: string):
-  { store: VectorStore | null; reason: string | null; check: VectorSync['fileCheck'] | null } {
+function openPrevious(db: Database.Database, dir: string, previous: Meta, model: string):
+  { layers: LayeredVectors | null; reason: string | null; check: VectorSync['fileCheck'] | null } {
   const meta = readMeta(db);
-  const committed = meta.vectors_file;
-  if (committed !== file) {
-    return { store: null, reason: `another writer committed ${committed || 'no vector file'} after this update read ${file || 'none'}`, check: null };
+  const file = previous.vectors_file;
+  const deltaFile = previous.vectors_delta ?? '';
+  if (meta.vectors_file !== file || (meta.vectors_delta ?? '') !== deltaFile) {
+    const theirs = [meta.vectors_file, meta.vectors_delta].filter(Boolean).join(' + ') || 'no vector file';
+    const ours = [file, deltaFile].filter(Boolean).join(' + ') || 'none';
+    return { layers: null, reason: `another writer committed ${theirs} after this update read ${ours}`, check: null };
   }
-  if (!file || !fs.existsSync(path.join(dir, file))) return { store: null, reason: file ? `${file} is missing` : null, check: null };
-  if (lastSaved?.file === path.join(dir, file)) {
-    // What this process saved and committed itself: it matches the database by construction.
-    const { store } = lastSaved;
-    lastSaved = null;
-    return { store, reason: null, check: null };
-  }
-  let store: VectorStore;
+  if (!file || !fs.existsSync(path.join(dir, file))) return { layers: null, reason: file ? `${file} is missing` : null, check: null };
+  let layers: LayeredVectors;
+  let deltaChecksum = '';
   try {
-    store = VectorStore.open(path.join(dir, file));
+    const base = openBase(path.join(dir, file));
+    if (deltaFile) {
+      const read = readDelta(path.join(dir, deltaFile));
+      deltaChecksum = String(read.checksum);
+      layers = new LayeredVectors(base, read.delta);
+    } else {
+      layers = new LayeredVectors(base, emptyDelta(base.dims));
+    }
   } catch (err) {
-    return { store: null, reason: errorMessage(err), check: null };
+    return { layers: null, reason: errorMessage(err), check: null };
   }
-  if (meta.vectors_crc32 && meta.vectors_crc32 === String(store.checksum) && Number(meta.vectors_count) === store.size) {
-    return { store, reason: null, check: 'checksum' };
+  if (meta.vectors_crc32 && meta.vectors_crc32 === String(layers.base.checksum) && (meta.vectors_delta_crc32 ?? '') === deltaChecksum
+    && Number(meta.vectors_count) === layers.size) {
+    return { layers, reason: null, check: 'checksum' };
   }
-  const mismatch = reconcile(db, store, model);
-  return mismatch ? { store: null, reason: `${file} ${mismatch}`, check: 'compared' } : { store, reason: null, check: 'compared' };
+  const mismatch = reconcile(db, layers, model);
+  const named = [file, deltaFile].filter(Boolean).join(' + ');
+  return mismatch ? { layers: null, reason: `${named} ${mismatch}`, check: 'compared' } : { layers, reason: null, check: 'compared' };
 }
 
 /**
@@ -275,7 +319,7 @@ function openPrevious(db: Database.Database, dir: string, file: string | undefin
  * files do not hold): 30-70 ms on Django, ~0.7 s on Go's standard library; without, the zero ones are
  * the only rows there are.
  */
-export function reconcile(db: Database.Database, store: VectorStore, model: string): string | null {
+export function reconcile(db: Database.Database, store: Pick<VectorStore, 'size' | 'countPresent'>, model: string): string | null {
   // Without kept vectors (cachesVectors), the table holds the zero ones only: every other symbol has a vector.
   const expected = (cachesVectors(model)
     ? db.prepare(`SELECT s.symbol_id FROM symbol_embeddings s JOIN embeddings e ON e.model = ? AND e.text_hash = s.text_hash

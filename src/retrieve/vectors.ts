@@ -5,6 +5,7 @@ import { CgError, errorMessage } from '../errors.js';
 import { readMeta } from '../store/db.js';
 import { sharedEmbedder } from '../vectors/embedder.js';
 import { modelKey, modelSpecFromConfig } from '../vectors/model.js';
+import { emptyDelta, LayeredVectors, readDelta } from '../vectors/delta.js';
 import { VectorStore } from '../vectors/store.js';
 
 /**
@@ -28,10 +29,12 @@ export interface VectorMatches {
 export const VECTOR_NEIGHBOURS = 1000;
 
 const stores = new Map<string, VectorStore>();
+const generations = new Map<string, LayeredVectors>();
 /**
- * Generations a long-running reader keeps open per index: the current one and a few it may still be
- * finishing. Counted per build directory, so a process that reads many projects' indexes (the registry's
- * federation) keeps each project's current file open instead of reopening them in turn.
+ * Base files, and generations (a base with its delta), a long-running reader keeps open per index: the
+ * current one and a few it may still be finishing. Counted per build directory, so a process that
+ * reads many projects' indexes (the registry's federation) keeps each project's current files open
+ * instead of reopening them in turn.
  */
 const OPEN_STORES = 3;
 
@@ -56,10 +59,10 @@ export async function vectorMatches(db: Database.Database, config: Config, text:
       + 'run `cg update` to re-embed.');
   }
   if (!meta.vectors_file) return none('ok');
-  let store: VectorStore;
+  let store: LayeredVectors;
   let query: Float32Array;
   try {
-    store = openStore(path.join(path.dirname(db.name), meta.vectors_file));
+    store = openGeneration(path.dirname(db.name), meta.vectors_file, meta.vectors_delta ?? '');
     [query] = await (await sharedEmbedder(spec)).embed([text]);
   } catch (err) {
     if (err instanceof CgError && (err.code === 'model_unavailable' || err.code === 'index_corrupt')) {
@@ -84,15 +87,28 @@ export async function vectorMatches(db: Database.Database, config: Config, text:
   return { status: 'ok', files, symbols, byFile };
 }
 
-/** Vector files never change once written (each generation has its own), so an opened one is reused. */
-function openStore(file: string): VectorStore {
-  let s = stores.get(file);
-  if (!s) {
-    s = VectorStore.open(file, { view: true });
-    stores.set(file, s);
-    const dir = path.dirname(file);
-    const sameIndex = [...stores.keys()].filter((f) => path.dirname(f) === dir);
-    if (sameIndex.length > OPEN_STORES) stores.delete(sameIndex[0]);
+/**
+ * Vector files never change once written (a base is shared by the generations built on it, a delta
+ * belongs to one), so opened ones are reused: a new generation reads its delta only.
+ */
+function openGeneration(dir: string, baseName: string, deltaName: string): LayeredVectors {
+  const key = path.join(dir, `${baseName}+${deltaName}`);
+  let g = generations.get(key);
+  if (!g) {
+    const base = cached(stores, path.join(dir, baseName), (file) => VectorStore.open(file, { view: true }));
+    g = cached(generations, key, () => new LayeredVectors(base, deltaName ? readDelta(path.join(dir, deltaName)).delta : emptyDelta(base.dims)));
   }
-  return s;
+  return g;
+}
+
+function cached<T>(map: Map<string, T>, key: string, open: (key: string) => T): T {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = open(key);
+    map.set(key, v);
+    const dir = path.dirname(key);
+    const sameIndex = [...map.keys()].filter((f) => path.dirname(f) === dir);
+    if (sameIndex.length > OPEN_STORES) map.delete(sameIndex[0]);
+  }
+  return v;
 }

@@ -57,8 +57,9 @@ export const ID_COLUMNS: Record<string, Record<string, 'f' | 's' | 'renumber'>> 
 
 /** Meta values replaced in a snapshot, because they describe a machine, a moment or a checkout. */
 function normalisedMeta(meta: Meta, commitIso: string): Meta {
-  // The live vector file's checksum: its bytes depend on the order of past updates (the snapshot writes its own file).
-  const { vectors_crc32: _, ...rest } = meta;
+  // The live vector files' checksums and delta: their bytes depend on the order of past updates (the
+  // snapshot writes its own file, with every vector in it and no delta).
+  const { vectors_crc32: _, vectors_delta: _d, vectors_delta_crc32: _dc, ...rest } = meta;
   return {
     ...rest,
     indexed_at: commitIso, // the commit's time: what the index reflects, and the same everywhere

@@ -47,7 +47,8 @@ export interface IndexStatus {
   calls: Record<string, CallStats>;
   imports: Record<string, ImportStats>;
   /** The generation's vector index: ok, unavailable (the model could not be loaded: why), or off. */
-  vectors: { status: string; model: string; count: number; dims: number; quantization: string; file: string; error: string };
+  /** file: the base vector file; delta: the changes since it (src/vectors/delta.ts), '' when none. */
+  vectors: { status: string; model: string; count: number; dims: number; quantization: string; file: string; delta: string; error: string };
 }
 
 export interface SecretRow {
@@ -126,6 +127,7 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
     vectors: {
       status: meta.vectors_status ?? 'off', model: meta.vectors_model ?? '', count: Number(meta.vectors_count ?? 0),
       dims: Number(meta.vectors_dims ?? 0), quantization: meta.vectors_quantization ?? '', file: meta.vectors_file ?? '',
+      delta: meta.vectors_delta ?? '',
       error: meta.vectors_error ?? '',
     },
   };

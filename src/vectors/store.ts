@@ -7,7 +7,7 @@
  *   s.upsert(ids, vectors)  s.remove(ids)  s.has(id)  s.countPresent(ids)  s.size  s.dims  s.quantization
  *   s.search(query, k)                                       // [{id, score}], best first; score = cosine similarity
  *   s.save(dir, generation)                                  // -> 'vectors-<generation>.usearch' (atomic)
- *   pruneVectorFiles(dir, keep)                              // delete other generations' files
+ *   pruneVectorFiles(dir, keep)                              // delete other generations' files (deltas too)
  *
  * Consistency with SQLite, the caller's side: write the new generation's file with save(dir, N+1)
  * *before* committing the transaction that sets generation N+1 and records the returned file name in
@@ -61,7 +61,7 @@ interface Manifest {
 }
 
 const SCALARS: Record<VectorQuantization, ScalarKind> = { i8: ScalarKind.I8, f16: ScalarKind.F16, f32: ScalarKind.F32 };
-const FILE_RE = /^vectors-(\d+)\.usearch$/;
+const FILE_RE = /^vectors-(\d+)\.(usearch|delta)$/;
 /** The compiled worker of rebuildFile, also when this module runs from src/ under the test runner. */
 const REBUILD_WORKER = path.join(PACKAGE_ROOT, 'dist', 'vectors', 'rebuild-worker.js');
 /** 2: keys are mixed symbol ids (mixKey); files of format 1 held the ids themselves. */
@@ -256,7 +256,10 @@ export class VectorStore {
   }
 }
 
-/** Deletes vector files (and manifests) of generations not in keep, e.g. all but the current and previous one. */
+/**
+ * Deletes vector files (bases with their manifests, and deltas: src/vectors/delta.ts) not in keep, e.g.
+ * all but the current and previous generation's.
+ */
 export function pruneVectorFiles(dir: string, keep: readonly string[]): string[] {
   const removed: string[] = [];
   let names: string[];
