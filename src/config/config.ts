@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ParseError } from 'jsonc-parser';
+import { jsoncParser } from '../jsonc.js';
 import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { CgError, errorMessage } from '../errors.js';
@@ -124,10 +125,8 @@ function loadZod(): typeof z {
   return (loadedZod ??= (createRequire(import.meta.url)('zod') as { z: typeof z }).z);
 }
 
-/** The JSONC parser and the did-you-mean distance, loaded with zod and for the same reason (15-30 ms of a hook's update). */
-function jsonc(): typeof import('jsonc-parser') {
-  return createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
-}
+/** The JSONC parser (src/jsonc.ts) and the did-you-mean distance, loaded with zod and for the same reason (15-30 ms of a hook's update). */
+const jsonc = jsoncParser;
 function levenshtein(): typeof import('fastest-levenshtein') {
   return createRequire(import.meta.url)('fastest-levenshtein') as typeof import('fastest-levenshtein');
 }

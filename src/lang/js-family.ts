@@ -1,4 +1,6 @@
+import type { ParseError } from 'jsonc-parser';
 import type { Node } from 'web-tree-sitter';
+import { jsoncParser } from '../jsonc.js';
 import { npmPackage } from '../deps/lookups.js';
 import { CONTAINER_KINDS, type ImportResolver, type ImportSpec, type LanguageSpec, type RepoView, type Visibility,
   type VisibilityInput } from './types.js';
@@ -464,26 +466,16 @@ function exportsEntry(exp: unknown): string | undefined {
 
 /** JSON with comments and trailing commas, as tsconfig.json allows; null when it still does not parse. */
 export function parseJsonc(text: string): unknown {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-      out += text.slice(start, i + 1);
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else out += c;
-  }
+  // Most files (every package.json) are plain JSON: the native parser first. A warm one-file update on
+  // trpc re-reads its 80 package.json files, and a character-by-character pass over them cost ~2 ms.
   try {
-    return JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
+    return JSON.parse(text);
   } catch {
-    return null;
+    // comments or trailing commas (tsconfig.json): jsonc-parser, below
   }
+  const errors: ParseError[] = [];
+  const value = jsoncParser().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return errors.length ? null : value;
 }
 
 // ---- the entries --------------------------------------------------------------------------------

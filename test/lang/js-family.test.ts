@@ -32,6 +32,9 @@ describe('JavaScript/TypeScript file roles', () => {
   it('reads tsconfig files with comments and trailing commas', () => {
     expect(parseJsonc('{ // c\n "a": "x//y", /* b */ "b": [1, 2,], }')).toEqual({ a: 'x//y', b: [1, 2] });
     expect(parseJsonc('{ broken')).toBeNull();
+    // A string that looks like a trailing comma is text, in plain JSON and in JSONC alike.
+    expect(parseJsonc('{ "a": "x, }", "b": [",]"] }')).toEqual({ a: 'x, }', b: [',]'] });
+    expect(parseJsonc('{ "a": "x, }", // c\n }')).toEqual({ a: 'x, }' });
   });
 });
 
