@@ -58,11 +58,17 @@ export function changedBetween(root: string, from: string, to: string): string[]
 /**
  * HEAD and the dirty paths in one `git status` run (porcelain v2 with branch headers): the applier's
  * view of the working tree, at the cost of one process instead of four.
+ *
+ * Untracked files are listed as `--untracked-files=all` lists them, but asked for in two steps: `git
+ * status` in its `normal` mode names a new directory once instead of every file under it, and takes
+ * a third of the time on a clean tree (Django: ~13 ms against ~35, every hook-started update pays it);
+ * only when such directories are there does one `git ls-files --others` list their files (the same
+ * paths, in the same order, nested repositories as `dir/` as before).
  */
 export function workingTreeState(root: string): { head: HeadState; dirty: string[] | null } {
   let entries: string[];
   try {
-    entries = gitZ(root, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--no-renames']);
+    entries = gitZ(root, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--no-renames']);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { head: { kind: 'no_git' }, dirty: null };
     return { head: { kind: 'not_a_repo' }, dirty: null };
@@ -70,15 +76,47 @@ export function workingTreeState(root: string): { head: HeadState; dirty: string
   let oid = '';
   let branch: string | null = null;
   const dirty: string[] = [];
+  const newDirs: string[] = [];
   for (const e of entries) {
     if (e.startsWith('# branch.oid ')) oid = e.slice(13);
     else if (e.startsWith('# branch.head ')) branch = e.slice(14) === '(detached)' ? null : e.slice(14);
     else if (e.startsWith('1 ')) dirty.push(fieldsAfter(e, 8));
     else if (e.startsWith('u ')) dirty.push(fieldsAfter(e, 10));
-    else if (e.startsWith('? ')) dirty.push(e.slice(2));
+    else if (e.startsWith('? ')) {
+      dirty.push(e.slice(2));
+      if (e.endsWith('/')) newDirs.push(e.slice(2));
+    }
+  }
+  if (newDirs.length) {
+    const within = untrackedWithin(root, newDirs);
+    if (within === null) return { head: { kind: 'not_a_repo' }, dirty: null };
+    const expanded: string[] = [];
+    // Each directory's files take its place: they sort where it sorted (git orders paths bytewise).
+    for (const d of dirty) {
+      if (d.endsWith('/') && within.has(d)) expanded.push(...within.get(d)!);
+      else expanded.push(d);
+    }
+    dirty.splice(0, dirty.length, ...expanded);
   }
   const head: HeadState = oid && oid !== '(initial)' ? { kind: 'commit', commit: oid, branch } : { kind: 'unborn', branch };
   return { head, dirty };
+}
+
+/** The untracked, not ignored paths under each of `dirs` (as `git status --untracked-files=all` names them), or null when git fails. */
+function untrackedWithin(root: string, dirs: string[]): Map<string, string[]> | null {
+  let paths: string[];
+  try {
+    // Literal pathspecs: a directory named `[a]` or `*` means itself.
+    paths = gitZ(root, ['--literal-pathspecs', 'ls-files', '--others', '--exclude-standard', '-z', '--', ...dirs]);
+  } catch {
+    return null;
+  }
+  const byDir = new Map<string, string[]>(dirs.map((d) => [d, []]));
+  for (const p of paths) {
+    const d = dirs.find((x) => p.startsWith(x));
+    if (d) byDir.get(d)!.push(p);
+  }
+  return byDir;
 }
 
 /** The rest of a porcelain line after `n` space-separated fields (the path, which may hold spaces). */
