@@ -30,7 +30,7 @@ export function scanSecrets(path: string, text: string, allow: Allowlist): Secre
   const present = keywordsIn(text.toLowerCase(), set.keywords);
   const lines = new LineIndex(text);
   const found: SecretFinding[] = [];
-  for (const rule of set.rules) {
+  for (const rule of rulesFor(set, present)) {
     if (allow.disablesRule(rule.id)) continue;
     if (rule.path && !rule.path.test(path)) continue;
     if (rule.keywords.length && !rule.keywords.some((k) => present.has(k))) continue;
@@ -51,12 +51,41 @@ export function mayHoldSecret(text: string, allow: Allowlist): boolean {
   const set = ruleSet();
   const present = keywordsIn(text.toLowerCase(), set.keywords);
   const lines = new LineIndex(text);
-  for (const rule of set.rules) {
+  for (const rule of rulesFor(set, present)) {
     if (allow.disablesRule(rule.id)) continue;
     if (rule.keywords.length && !rule.keywords.some((k) => present.has(k))) continue;
     if (ruleFindings(rule, null, text, lines, set.global).length) return true;
   }
   return false;
+}
+
+/** Which rules have which keyword, by position in the rule set; and the rules that have none (they always run). */
+interface RuleIndex {
+  always: number[];
+  byKeyword: Map<string, number[]>;
+}
+
+const ruleIndexes = new WeakMap<RuleSet, RuleIndex>();
+
+/**
+ * The rules that can run on a text holding these keywords (those with one of them, and those without
+ * keywords), in the rule set's order: what testing every rule's keywords selects, without looping over
+ * all ~230 rules for each text. A snapshot's verification checks each of a database's ~100k distinct
+ * short texts (names, terms), most of them holding no keyword: the loop was a fifth of its time.
+ */
+function rulesFor(set: RuleSet, present: Set<string>): SecretRule[] {
+  let index = ruleIndexes.get(set);
+  if (!index) {
+    index = { always: [], byKeyword: new Map() };
+    set.rules.forEach((rule, i) => {
+      if (!rule.keywords.length) index!.always.push(i);
+      for (const k of new Set(rule.keywords)) (index!.byKeyword.get(k) ?? index!.byKeyword.set(k, []).get(k)!).push(i);
+    });
+    ruleIndexes.set(set, index);
+  }
+  const picked = new Set(index.always);
+  for (const k of present) for (const i of index.byKeyword.get(k) ?? []) picked.add(i);
+  return [...picked].sort((a, b) => a - b).map((i) => set.rules[i]);
 }
 
 /** Catch-all rules: where a specific rule finds the same secret, the finding names the specific one. */
