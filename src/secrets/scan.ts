@@ -71,7 +71,8 @@ const ruleIndexes = new WeakMap<RuleSet, RuleIndex>();
  * The rules that can run on a text holding these keywords (those with one of them, and those without
  * keywords), in the rule set's order: what testing every rule's keywords selects, without looping over
  * all ~230 rules for each text. A snapshot's verification checks each of a database's ~100k distinct
- * short texts (names, terms), most of them holding no keyword: the loop was a fifth of its time.
+ * short texts (names, terms), most of them holding no keyword: the loop was half of its time
+ * (sqlalchemy's: 2.9 -> 1.45 s).
  */
 function rulesFor(set: RuleSet, present: Set<string>): SecretRule[] {
   let index = ruleIndexes.get(set);
