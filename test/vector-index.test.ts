@@ -78,6 +78,9 @@ describe('vectors in the index', () => {
     expect(stored.length).toBeGreaterThan(symbols.length * 0.9);
     const status = runCg(['status', '--json'], root).json;
     expect(status.vectors).toMatchObject({ status: 'ok', dims: 100, count: stored.length });
+    // The footprint counts the vector file too, not only the database.
+    const vectorBytes = fs.statSync(path.join(path.dirname(currentDbPath(root)!), m.vectors_file)).size;
+    expect(status.indexBytes).toBeGreaterThanOrEqual(status.dbBytes + vectorBytes);
   });
 
   it('a build\'s vector file, made on a worker thread, is the file rebuild and save make on this one, byte for byte', async () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { CallStats, ImportStats } from '../resolve/types.js';
 import { callStats, importStats } from './stats.js';
@@ -15,6 +16,8 @@ export interface IndexStatus {
   indexedAt: string;
   durationMs: number;
   dbBytes: number;
+  /** Everything in the build's folder: the database, the vector files (base and delta) and the rows kept beside it. */
+  indexBytes: number;
   files: {
     indexed: number;
     partial: number;
@@ -103,6 +106,7 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
     indexedAt: meta.indexed_at ?? '',
     durationMs: Number(meta.duration_ms ?? 0),
     dbBytes: dbFile ? fileSize(dbFile) + fileSize(`${dbFile}-wal`) : 0,
+    indexBytes: dbFile ? folderSize(path.dirname(dbFile)) : 0,
     files: {
       indexed: countRows(db, 'SELECT COUNT(*) FROM files WHERE external = 0'),
       partial: countRows(db, 'SELECT COUNT(*) FROM files WHERE partial = 1 AND external = 0'),
@@ -146,6 +150,16 @@ function secretRules(root: string): IndexStatus['secretRules'] {
     enabled: policy.enabled, mode: policy.mode, ids: set.rules.map((r) => r.id), pathOnly: set.pathOnly,
     gitleaks: { commit: set.source.commit, sha256: set.source.sha256 },
   };
+}
+
+function folderSize(dir: string): number {
+  let total = 0;
+  try {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) if (e.isFile()) total += fileSize(path.join(dir, e.name));
+  } catch {
+    // a build folder removed meanwhile (a newer build replaced it): nothing to count
+  }
+  return total;
 }
 
 function fileSize(p: string): number {

@@ -48,7 +48,8 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
   out.push(`Repository: ${s.root}`);
   out.push(`Configuration: ${s.config.file ?? 'the defaults (no cg.config.json)'}`);
   for (const n of s.config.notes) out.push(`  note: ${n}`);
-  out.push(`Index: generation ${f.generation}, updated ${f.indexedAt} (${formatAge(f.ageSeconds)}); build ${s.buildId}, schema v${s.schemaVersion}, ${(s.dbBytes / 1e6).toFixed(1)} MB`);
+  out.push(`Index: generation ${f.generation}, updated ${f.indexedAt} (${formatAge(f.ageSeconds)}); build ${s.buildId}, schema v${s.schemaVersion}, ${(s.dbBytes / 1e6).toFixed(1)} MB`
+    + ` (${(s.indexBytes / 1e6).toFixed(1)} MB with the vector and row files)`);
   out.push(`Commit: ${f.indexedCommit ?? '(none: not a git repository or no commits)'}${f.behindHead && f.headCommit ? `; HEAD has moved to ${f.headCommit.slice(0, 10)}, run \`cg update\`` : ''}`);
   out.push(`Pending changes: ${f.pendingChanges ? `${plural(f.pendingChanges, 'change-log record')} not yet applied (\`cg update\` applies them)` : 'none'}`);
   out.push(`Files: ${groupDigits(s.files.indexed)} indexed, ${s.files.partial} with syntax errors (partial${s.files.partial ? ': `cg status --files partial`' : ''})${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);

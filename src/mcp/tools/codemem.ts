@@ -235,7 +235,7 @@ function status(a: z.infer<typeof statusSchema>, ctx: ToolContext): ToolAnswer {
   const coverage = { indexed: s.files.indexed, partial: s.files.partial, skipped: s.skipped.total,
     indexedPercent: s.files.indexed + s.skipped.total ? Math.round((s.files.indexed / (s.files.indexed + s.skipped.total)) * 1000) / 10 : 100 };
   return { body: {
-    global: { total_projects: 1, total_symbols: s.symbols, total_edges: s.edges, last_reindex: s.indexedAt, index_size_mb: Math.round(s.dbBytes / 1e4) / 100 },
+    global: { total_projects: 1, total_symbols: s.symbols, total_edges: s.edges, last_reindex: s.indexedAt, index_size_mb: Math.round(s.indexBytes / 1e4) / 100 },
     projects: [{ name: projectName(snap.root), symbols: s.symbols, chunks: s.vectors.count, indexed_at: s.indexedAt,
       status: isStale(snap.freshness) ? 'stale' : 'indexed' }],
     scope_registry: { total_agents: 0, active_sessions: 0 },
