@@ -7,7 +7,8 @@ import { buildContext, BUNDLE_MIN_CONFIDENCE, BUNDLE_PLACES } from '../src/retri
 import { renderContext } from '../src/cli/commands/query-cmd.js';
 import { CgError } from '../src/errors.js';
 import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
-import { stretchCounter, tokenCounter, tokenFloor } from '../src/retrieve/tokens.js';
+import { stretchCounter, tokenCounter, tokenCounterSource, tokenFloor } from '../src/retrieve/tokens.js';
+import { BpeTable } from '../src/retrieve/bpe-table.js';
 import { currentDbPath, openReader } from '../src/store/db.js';
 import { copyFixture, git, indexFixture, makeRepo, ROOT, runCg, type Indexed } from './helpers.js';
 
@@ -84,6 +85,27 @@ describe('token counts', () => {
       }
     }
     expect(floor('def f(x):\n    return x\n')).toBeGreaterThan(0);
+  });
+
+  it('counts with the shipped table of the ranks, each token at its rank; a damaged table is refused', async () => {
+    expect(await tokenCounterSource()).toBe('table');
+    const { Tiktoken } = await import('js-tiktoken/lite');
+    const enc = new Tiktoken((await import('js-tiktoken/ranks/cl100k_base')).default);
+    const file = path.join(ROOT, 'vendor', 'cl100k', 'ranks.bin');
+    const table = BpeTable.load(file)!;
+    const rankMap = (enc as unknown as { rankMap: Map<string, number> }).rankMap;
+    expect(table.size).toBe(rankMap.size);
+    let checked = 0;
+    for (const [key, rank] of rankMap) {
+      if (checked++ % 7) continue;
+      const bytes = Uint8Array.from(key.split(',').map(Number));
+      expect(table.rank(bytes, 0, bytes.length)).toBe(rank);
+    }
+    const text = new TextEncoder().encode('xx_qzqzqzq_not_a_token');
+    expect(table.rank(text, 0, text.length)).toBe(-1);
+    const data = fs.readFileSync(file);
+    expect(BpeTable.fromBuffer(data.subarray(0, data.length - 1))).toBeNull();
+    expect(BpeTable.fromBuffer(Buffer.concat([Buffer.from('NOTBPE1\0'), data.subarray(8)]))).toBeNull();
   });
 
   it('counts exactly what the encoder counts, though pieces are counted once and kept', async () => {

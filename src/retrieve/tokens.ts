@@ -1,23 +1,28 @@
 /**
- * Token counts for budgets, with OpenAI's cl100k_base encoding (js-tiktoken): a real tokenizer, so a
- * bundle of "3,500 tokens" is 3,500 tokens for the models agents run on, not a character estimate.
- * The encoding's tables take ~0.25 s to load, so they load on first use.
+ * Token counts for budgets, with OpenAI's cl100k_base encoding: a real tokenizer, so a bundle of
+ * "3,500 tokens" is 3,500 tokens for the models agents run on, not a character estimate.
  *
- * The npm package ships js-tiktoken's count-only entry point and the cl100k ranks in vendor/js-tiktoken/
- * (scripts/copy-runtime-files.mjs), not the 22 MB package; a checkout that has not been built uses
- * the package, a devDependency.
+ * Counted with the encoding's ranks as one flat table (src/retrieve/bpe-table.ts, vendor/cl100k/,
+ * written by scripts/copy-runtime-files.mjs), read in a few milliseconds. Where it is missing (a
+ * checkout that has not been built) js-tiktoken counts: its tables take ~0.25 s to build and hold
+ * ~60 MiB, from vendor/js-tiktoken/ (its count-only entry point and the cl100k ranks, not the 22 MB
+ * package) or from the package, a devDependency. Either way the tables load on first use.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
 import { PACKAGE_ROOT } from '../paths.js';
+import { BpeTable } from './bpe-table.js';
 
 export const TOKENIZER = 'cl100k_base';
 let encoder: Promise<Encoding> | null = null;
 
 interface Encoding {
-  enc: Tiktoken;
+  /** What counts: the shipped table of the ranks, or js-tiktoken's own maps. */
+  source: 'table' | 'js-tiktoken';
+  /** Tokens of a text holding special-token markers (`<|endoftext|>`: one token each). */
+  withSpecials: (text: string) => number;
   /** Tokens of one piece of the pattern's split (no special-token markers in it). */
   pieceCount: (piece: string) => number;
   /** Splits text into pieces as the encoding does (its own pattern). */
@@ -25,6 +30,7 @@ interface Encoding {
 }
 
 const SHIPPED = path.join(PACKAGE_ROOT, 'vendor', 'js-tiktoken');
+const TABLE_DIR = path.join(PACKAGE_ROOT, 'vendor', 'cl100k');
 
 function tiktokenModules(): [Promise<{ Tiktoken: typeof Tiktoken }>, Promise<{ default: TiktokenBPE }>] {
   if (fs.existsSync(path.join(SHIPPED, 'lite.js'))) {
@@ -34,11 +40,54 @@ function tiktokenModules(): [Promise<{ Tiktoken: typeof Tiktoken }>, Promise<{ d
 }
 
 async function load(): Promise<Encoding> {
+  return tableEncoding() ?? tiktokenEncoding();
+}
+
+function piecesOf(patStr: string): Encoding['pieces'] {
+  const full = new RegExp(patStr, 'gu');
+  return patStr === CL100K_PATTERN ? (t, visit) => cl100kPieces(full, t, visit) : (t, visit) => eachPiece(full, t, visit);
+}
+
+/** The shipped table (vendor/cl100k/), or null where it is missing or unreadable. */
+function tableEncoding(): Encoding | null {
+  let meta: { encoding?: string; pat_str?: string; special_tokens?: Record<string, number> };
+  try {
+    meta = JSON.parse(fs.readFileSync(path.join(TABLE_DIR, 'meta.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  const table = meta.encoding === TOKENIZER && typeof meta.pat_str === 'string' ? BpeTable.load(path.join(TABLE_DIR, 'ranks.bin')) : null;
+  if (!table) return null;
+  const utf8 = new TextEncoder();
+  const pieces = piecesOf(meta.pat_str!);
+  const pieceCount = (piece: string) => table.count(utf8.encode(piece));
+  const specials = Object.keys(meta.special_tokens ?? {}).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const special = specials.length ? new RegExp(specials.join('|'), 'g') : null;
+  // As the library's encode with every special token allowed: each marker is one token, the text
+  // between markers is split and merged as any text is.
+  const withSpecials = (text: string) => {
+    let n = 0;
+    let from = 0;
+    const ordinary = (t: string) => pieces(t, (p) => (n += pieceCount(p)));
+    if (special) {
+      special.lastIndex = 0;
+      for (let m = special.exec(text); m; m = special.exec(text)) {
+        ordinary(text.slice(from, m.index));
+        n++;
+        from = m.index + m[0].length;
+      }
+    }
+    ordinary(text.slice(from));
+    return n;
+  };
+  return { source: 'table', withSpecials, pieceCount, pieces };
+}
+
+async function tiktokenEncoding(): Promise<Encoding> {
   const [{ Tiktoken }, ranks] = await Promise.all(tiktokenModules());
   const enc = new Tiktoken(ranks.default);
   dropDecodeTable(enc);
-  const full = new RegExp(ranks.default.pat_str, 'gu');
-  return { enc, pieceCount: pieceCounter(enc), pieces: ranks.default.pat_str === CL100K_PATTERN ? (t, visit) => cl100kPieces(full, t, visit) : (t, visit) => eachPiece(full, t, visit) };
+  return { source: 'js-tiktoken', withSpecials: (text) => enc.encode(text, 'all').length, pieceCount: pieceCounter(enc), pieces: piecesOf(ranks.default.pat_str) };
 }
 
 /**
@@ -140,13 +189,20 @@ function pieceCounter(enc: Tiktoken): (piece: string) => number {
   };
 }
 
+/** Where counts come from: the shipped table (a built cg) or js-tiktoken (a checkout that has not been built). */
+export async function tokenCounterSource(): Promise<Encoding['source']> {
+  encoder ??= load();
+  return (await encoder).source;
+}
+
 /** Whether the encoding's tables are loaded (or loading). */
 export function tokenCounterLoaded(): boolean {
   return encoder !== null;
 }
 
 /**
- * Forgets the encoding's tables (~60 MiB) so they can be collected; the next count loads them again.
+ * Forgets the encoding's tables (the 2.5 MB table, or js-tiktoken's ~60 MiB of maps where it counts) and
+ * the kept piece counts so they can be collected; the next count loads them again.
  * For a long-running server that sits idle (src/mcp/idle.ts). Counters already handed out keep working.
  */
 export function releaseTokenCounter(): void {
@@ -163,9 +219,9 @@ export function releaseTokenCounter(): void {
  */
 export async function tokenCounter(): Promise<(text: string) => number> {
   encoder ??= load();
-  const { enc, pieces, pieceCount } = await encoder;
+  const { withSpecials, pieces, pieceCount } = await encoder;
   return (text: string) => {
-    if (text.includes('<|')) return enc.encode(text, 'all').length;
+    if (text.includes('<|')) return withSpecials(text);
     let n = 0;
     pieces(text, (piece) => {
       let c = pieceTokens.get(piece);
