@@ -16,7 +16,21 @@ if [ ! -d "$cgdir" ]; then
   exit 0
 fi
 
-head=$(git rev-parse -q --verify HEAD 2>/dev/null)
+# HEAD's commit, read from .git with the shell's own `read` where it is a plain repository with a
+# loose ref (what a commit or checkout just wrote); git is asked otherwise (a worktree's or a
+# submodule's .git file, a packed or reftable ref, anything that is not a commit id).
+head=''
+if [ -f .git/HEAD ]; then
+  read -r ref < .git/HEAD || ref=''
+  case "$ref" in
+    'ref: refs/'*) ref=${ref#ref: }; [ -f ".git/$ref" ] && { read -r head < ".git/$ref" || head=''; } ;;
+    *) head=$ref ;;
+  esac
+fi
+case "$head" in
+  *[!0-9a-f]*|'') head=$(git rev-parse -q --verify HEAD 2>/dev/null) ;;
+  *) [ ${#head} -eq 40 ] || [ ${#head} -eq 64 ] || head=$(git rev-parse -q --verify HEAD 2>/dev/null) ;;
+esac
 case "$event" in
   post-checkout) extra=$(printf ',"from":"%s","to":"%s","flag":"%s"' "$1" "$2" "$3") ;;
   post-merge|post-rewrite) extra=$(printf ',"flag":"%s"' "$1") ;;

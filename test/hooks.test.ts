@@ -83,10 +83,19 @@ describe('cg hooks', () => {
     }
     fs.writeFileSync(path.join(dir, 'app.py'), 'def main():\n    return 2\n');
     commitAll(dir);
+    const first = git(dir, 'rev-parse', 'HEAD').trim();
     git(dir, 'checkout', '-q', '-b', 'topic');
     git(dir, 'commit', '-q', '--amend', '--allow-empty', '-m', 'amended');
-    const events = records(dir).map((l) => JSON.parse(l.split(' ').slice(3).join(' ')).event);
-    expect(events).toEqual(['post-commit', 'post-checkout', 'post-commit', 'post-rewrite']);
+    const amended = git(dir, 'rev-parse', 'HEAD').trim();
+    // A detached HEAD (its id in .git/HEAD itself), then a branch whose ref is packed (no loose file: git is asked).
+    git(dir, 'checkout', '-q', '--detach', first);
+    git(dir, 'checkout', '-q', 'topic');
+    git(dir, 'pack-refs', '--all');
+    git(dir, 'checkout', '-q', 'main');
+    const parsed = records(dir).map((l) => JSON.parse(l.split(' ').slice(3).join(' ')));
+    expect(parsed.map((r) => r.event)).toEqual(['post-commit', 'post-checkout', 'post-commit', 'post-rewrite', 'post-checkout', 'post-checkout', 'post-checkout']);
+    // Each record names the commit HEAD was at when its hook ran.
+    expect(parsed.map((r) => r.head)).toEqual([first, first, amended, amended, first, amended, first]);
     // Installing twice changes nothing; uninstall leaves the directory as it was.
     runCg(['hooks', 'install'], dir);
     expect(runCg(['hooks', 'uninstall', '--json'], dir).json.hooks.every((h: any) => h.state === 'not_installed')).toBe(true);
