@@ -47,9 +47,13 @@ function packageDir(name) {
 let written = 0;
 /** Copies one file (gzipped when `gzip`), unless the same bytes are already there. */
 function place(from, to, gzip = false) {
-  fs.mkdirSync(path.dirname(to), { recursive: true });
   // Node's gzip header carries no time or name: the same input gives the same bytes.
-  const data = gzip ? gzipSync(fs.readFileSync(from), { level: 9 }) : fs.readFileSync(from);
+  placeData(gzip ? gzipSync(fs.readFileSync(from), { level: 9 }) : fs.readFileSync(from), to);
+}
+
+/** Writes `data` to `to`, unless the same bytes are already there. */
+function placeData(data, to) {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
   if (fs.existsSync(to) && fs.readFileSync(to).equals(data)) return;
   fs.writeFileSync(`${to}.tmp`, data);
   fs.renameSync(`${to}.tmp`, to);
@@ -106,17 +110,11 @@ for (const line of cl100k.bpe_ranks.split('\n').filter(Boolean)) {
   tokens.forEach((token, i) => ranks.set(token, Number.parseInt(offset, 10) + i));
 }
 const tableDir = path.join(ROOT, 'vendor', 'cl100k');
-fs.mkdirSync(tableDir, { recursive: true });
 const table = BpeTable.encode([...ranks].map(([token, rank]) => [new Uint8Array(Buffer.from(token, 'base64')), rank]));
 const meta = `${JSON.stringify({ encoding: 'cl100k_base', from: 'js-tiktoken (MIT), ranks/cl100k_base', tokens: ranks.size,
   pat_str: cl100k.pat_str, special_tokens: cl100k.special_tokens })}\n`;
-for (const [name, data] of [['ranks.bin', table], ['meta.json', Buffer.from(meta)]]) {
-  const to = path.join(tableDir, name);
-  if (fs.existsSync(to) && fs.readFileSync(to).equals(data)) continue;
-  fs.writeFileSync(`${to}.tmp`, data);
-  fs.renameSync(`${to}.tmp`, to);
-  written++;
-}
+placeData(table, path.join(tableDir, 'ranks.bin'));
+placeData(Buffer.from(meta), path.join(tableDir, 'meta.json'));
 
 if (!quiet) {
   process.stdout.write(`copy-runtime-files: ${grammars.length} grammars in grammars/, js-tiktoken's counter in vendor/js-tiktoken/, `

@@ -100,33 +100,37 @@ export class BpeTable {
     }
   }
 
-  /**
-   * Tokens of one piece (the encoding's pattern split it off): the whole piece when it is a token, else
-   * byte-pair merging, the adjacent pair of lowest rank first, leftmost on a tie, until no adjacent pair
-   * is a token; the count is the parts left (js-tiktoken's rule; test/retrieve.test.ts compares counts).
-   */
+  /** Tokens of one piece the encoding's pattern split off (js-tiktoken's rule; test/retrieve.test.ts compares counts). */
   count(piece: Uint8Array): number {
-    const n = piece.length;
-    if (n <= 1) return n;
-    if (this.rank(piece, 0, n) >= 0) return 1;
-    // Part i spans piece[starts[i]] up to piece[starts[i + 1]]; starts ends with n.
-    const starts: number[] = [];
-    for (let i = 0; i <= n; i++) starts.push(i);
-    while (starts.length > 2) {
-      let best = -1;
-      let bestRank = Infinity;
-      for (let i = 0; i + 2 < starts.length; i++) {
-        const r = this.rank(piece, starts[i], starts[i + 2]);
-        if (r >= 0 && r < bestRank) {
-          bestRank = r;
-          best = i;
-        }
-      }
-      if (best < 0) break;
-      starts.splice(best + 1, 1);
-    }
-    return starts.length - 1;
+    return mergedCount(piece.length, (start, end) => this.rank(piece, start, end));
   }
+}
+
+/**
+ * Byte-pair merging of n bytes, counted: the whole when it is a token, else the adjacent pair of lowest
+ * rank joins first, leftmost on a tie, until no adjacent pair is a token; the count is the parts left.
+ * `rank(start, end)` is the rank of bytes[start, end), or -1 when they are no token.
+ */
+export function mergedCount(n: number, rank: (start: number, end: number) => number): number {
+  if (n <= 1) return n;
+  if (rank(0, n) >= 0) return 1;
+  // Part i spans bytes[starts[i]] up to bytes[starts[i + 1]]; starts ends with n.
+  const starts: number[] = [];
+  for (let i = 0; i <= n; i++) starts.push(i);
+  while (starts.length > 2) {
+    let best = -1;
+    let bestRank = Infinity;
+    for (let i = 0; i + 2 < starts.length; i++) {
+      const r = rank(starts[i], starts[i + 2]);
+      if (r >= 0 && r < bestRank) {
+        bestRank = r;
+        best = i;
+      }
+    }
+    if (best < 0) break;
+    starts.splice(best + 1, 1);
+  }
+  return starts.length - 1;
 }
 
 function layout(n: number, s: number): { offsets: number; ranks: number; slots: number; bytes: number } {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
 import { PACKAGE_ROOT } from '../paths.js';
-import { BpeTable } from './bpe-table.js';
+import { BpeTable, mergedCount } from './bpe-table.js';
 
 export const TOKENIZER = 'cl100k_base';
 let encoder: Promise<Encoding> | null = null;
@@ -165,27 +165,7 @@ function pieceCounter(enc: Tiktoken): (piece: string) => number {
   const utf8 = new TextEncoder();
   return (piece) => {
     const bytes = utf8.encode(piece);
-    const n = bytes.length;
-    if (n <= 1) return n;
-    if (rankOf.has(bytes.join(','))) return 1;
-    // Part i spans bytes[starts[i]] up to bytes[starts[i + 1]]; starts ends with n.
-    const starts: number[] = [];
-    for (let i = 0; i <= n; i++) starts.push(i);
-    const pairRank = (i: number) => rankOf.get(bytes.subarray(starts[i], starts[i + 2]).join(','));
-    while (starts.length > 2) {
-      let best = -1;
-      let bestRank = Infinity;
-      for (let i = 0; i + 2 < starts.length; i++) {
-        const r = pairRank(i);
-        if (r !== undefined && r < bestRank) {
-          bestRank = r;
-          best = i;
-        }
-      }
-      if (best < 0) break;
-      starts.splice(best + 1, 1);
-    }
-    return starts.length - 1;
+    return mergedCount(bytes.length, (start, end) => rankOf.get(bytes.subarray(start, end).join(',')) ?? -1);
   };
 }
 

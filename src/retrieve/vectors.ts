@@ -5,7 +5,7 @@ import { CgError, errorMessage } from '../errors.js';
 import { readMeta } from '../store/db.js';
 import { sharedEmbedder } from '../vectors/embedder.js';
 import { modelKey, modelSpecFromConfig } from '../vectors/model.js';
-import { emptyDelta, LayeredVectors, readDelta } from '../vectors/delta.js';
+import { layersOver, type LayeredVectors } from '../vectors/delta.js';
 import { VectorStore } from '../vectors/store.js';
 
 /**
@@ -96,7 +96,7 @@ function openGeneration(dir: string, baseName: string, deltaName: string): Layer
   let g = generations.get(key);
   if (!g) {
     const base = cached(stores, path.join(dir, baseName), (file) => VectorStore.open(file, { view: true }));
-    g = cached(generations, key, () => new LayeredVectors(base, deltaName ? readDelta(path.join(dir, deltaName)).delta : emptyDelta(base.dims)));
+    g = cached(generations, key, () => layersOver(base, dir, deltaName));
   }
   return g;
 }

@@ -33,7 +33,6 @@ export function scanSecrets(path: string, text: string, allow: Allowlist): Secre
   for (const rule of rulesFor(set, present)) {
     if (allow.disablesRule(rule.id)) continue;
     if (rule.path && !rule.path.test(path)) continue;
-    if (rule.keywords.length && !rule.keywords.some((k) => present.has(k))) continue;
     if (rule.allowlists.some((a) => !a.and && a.paths.some((p) => p.test(path)))) continue;
     found.push(...ruleFindings(rule, path, text, lines, set.global));
   }
@@ -53,7 +52,6 @@ export function mayHoldSecret(text: string, allow: Allowlist): boolean {
   const lines = new LineIndex(text);
   for (const rule of rulesFor(set, present)) {
     if (allow.disablesRule(rule.id)) continue;
-    if (rule.keywords.length && !rule.keywords.some((k) => present.has(k))) continue;
     if (ruleFindings(rule, null, text, lines, set.global).length) return true;
   }
   return false;

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { CgError, errorMessage } from '../errors.js';
-import { VectorStore, type VectorHit } from './store.js';
+import { isZero, VectorStore, writeAtomically, type VectorHit } from './store.js';
 
 export interface VectorDelta {
   dims: number;
@@ -125,19 +125,11 @@ export function readDelta(file: string): { delta: VectorDelta; checksum: number 
 export function writeDelta(dir: string, generation: number, d: VectorDelta): { name: string; checksum: number } {
   const name = deltaFileName(generation);
   const file = path.join(dir, name);
-  const tmp = `${file}.${process.pid}.tmp`;
   const data = encodeDelta(d);
   try {
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      fs.writeSync(fd, data);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
+    writeAtomically(file, data);
   } catch (err) {
-    fs.rmSync(tmp, { force: true });
+    fs.rmSync(`${file}.${process.pid}.tmp`, { force: true });
     throw new CgError('io', `Cannot write the vector delta ${file}: ${errorMessage(err)}`, 'Check free disk space and permissions of .codegraph/.');
   }
   return { name, checksum: data.readUInt32LE(20) };
@@ -223,11 +215,10 @@ export class LayeredVectors {
 
 /** A generation's vectors as meta names them (`vectors_file`, `vectors_delta`), the base as a read-only view. */
 export function openLayered(dir: string, baseName: string, deltaName: string): LayeredVectors {
-  const base = VectorStore.open(path.join(dir, baseName), { view: true });
-  return new LayeredVectors(base, deltaName ? readDelta(path.join(dir, deltaName)).delta : emptyDelta(base.dims));
+  return layersOver(VectorStore.open(path.join(dir, baseName), { view: true }), dir, deltaName);
 }
 
-function isZero(v: Float32Array): boolean {
-  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
-  return true;
+/** An opened base with the delta meta names (none: ''), read and checked. */
+export function layersOver(base: VectorStore, dir: string, deltaName: string): LayeredVectors {
+  return new LayeredVectors(base, deltaName ? readDelta(path.join(dir, deltaName)).delta : emptyDelta(base.dims));
 }

@@ -299,7 +299,8 @@ function newIndex(o: Required<VectorStoreOptions>): Index {
     expansion_add: 128, expansion_search: 64, multi: false });
 }
 
-function isZero(v: Float32Array): boolean {
+/** Whether every component is 0 (a text with no known word): such a vector is stored nowhere. */
+export function isZero(v: Float32Array): boolean {
   for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
   return true;
 }
@@ -382,9 +383,10 @@ function corrupt(file: string, why: string): CgError {
     'Run `cg index` to rebuild it (vectors are rebuilt from the embeddings stored in the database).');
 }
 
-function writeAtomically(file: string, text: string): void {
+/** Writes `file` so a reader sees the old content or the new, never part of it: a temporary file, fsync, rename. */
+export function writeAtomically(file: string, data: string | Buffer): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
+  fs.writeFileSync(tmp, data);
   fsyncFile(tmp);
   fs.renameSync(tmp, file);
 }
