@@ -48,7 +48,9 @@ for (const [i, repo] of repos.entries()) {
     const probe = async (text) => {
       const c = await rankCandidates(db, dir, { text });
       const answer = await runQuery(db, dir, { text });
-      const ranked = c.ranked.slice(0, 40).map((r, k) => ({ path: r.path, k, p: r.probability ?? null }));
+      // Each candidate's ranker features too (src/retrieve/features.ts): inputs a confidence model may try.
+      const feats = new Map(c.candidates.map((x) => [x.file.path, [...x.features].map((v) => Math.round(v * 1e6) / 1e6)]));
+      const ranked = c.ranked.slice(0, 40).map((r, k) => ({ path: r.path, k, p: r.probability ?? null, x: feats.get(r.path) ?? null }));
       const candidates = new Set(ranked.filter((r) => r.p !== null).map((r) => r.path));
       const other = [...new Set(answer.files.map((e) => e.path))].filter((p) => !candidates.has(p));
       return { evidence: c.evidence, ranked, other };

@@ -3,10 +3,13 @@
 // logistic regression of "the task's commit edits this file" on the inputs of confidenceInputs, over
 // the first TOP_K ranked files of every training task and of every swapped-in description (no answer
 // there: every label 0); the probability of places outside the ranker's candidates (their touched
-// rate); and the two answer thresholds, chosen on the training tasks so that flagging costs little:
-//   low:  the largest threshold at which the tasks whose best confidence falls below it hold at most
-//         0.005 of recall@1 (tasks whose first file was right);
-//   none: the same at 0.001 (an empty answer hides the guesses, so it is rarer).
+// rate); and the two answer thresholds:
+//   low:  LOW_PROBABILITY, a meaning rather than a fit: the answer is flagged when no place has one
+//         chance in three of being where the task's change goes. A flagged answer keeps its places (an
+//         agent is told to check them, not denied them), so its cost is a warning on a real task;
+//   none: the largest threshold at which the training tasks whose best confidence falls below it hold
+//         at most 0.001 of recall@1 (tasks whose first file was right): an empty answer hides the
+//         guesses, so it must be rare on real tasks.
 // Checked by 3-fold cross-validation over repositories (fitted on two thirds, measured on the rest):
 // expected calibration error of the tasks' first TOP_K files, and the share of swapped descriptions
 // flagged. No evaluation set is read.
@@ -27,6 +30,8 @@ const dataFile = opt('--data', path.join(os.tmpdir(), 'cg-train', 'confidence.js
 const out = opt('--out', path.join(here, 'model', 'confidence.json'));
 export const TOP_K = 12;
 const L2 = 1e-3;
+/** Below this best confidence an answer is flagged (`confidence_level: "low"`, every place weak). */
+export const LOW_PROBABILITY = 1 / 3;
 
 const text = fs.readFileSync(dataFile);
 const queries = text.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -107,7 +112,7 @@ function threshold(scored, cap) {
 function fitAll(qs) {
   const m = fitLogistic(qs.flatMap(rows));
   const scored = qs.map((q) => ({ kind: q.kind, ...best(m, q) }));
-  const low = threshold(scored, 0.005);
+  const low = Math.round(LOW_PROBABILITY * 1000) / 1000;
   const none = Math.min(low, threshold(scored, 0.001));
   const tasks = qs.filter((q) => q.kind === 'task');
   const otherN = tasks.reduce((a, q) => a + q.other.length, 0);
@@ -119,7 +124,9 @@ function fitAll(qs) {
 const repos = [...new Set(queries.map((q) => q.repo))].sort();
 const pairs = [];
 const flagged = { task: [0, 0], swap: [0, 0] };
+const empty = { task: 0, swap: 0 };
 let lost = 0;
+let hidden = 0;
 for (let fold = 0; fold < 3; fold++) {
   const held = (q) => repos.indexOf(q.repo) % 3 === fold;
   const m = fitAll(queries.filter((q) => !held(q)));
@@ -128,17 +135,21 @@ for (let fold = 0; fold < 3; fold++) {
     const b = best(m, q);
     flagged[q.kind][0] += b.p < m.thresholds.low ? 1 : 0;
     flagged[q.kind][1]++;
+    empty[q.kind] += b.p < m.thresholds.none ? 1 : 0;
     if (q.kind === 'task' && b.p < m.thresholds.low) lost += b.r1;
+    if (q.kind === 'task' && b.p < m.thresholds.none) hidden += b.r1;
   }
 }
 const cv = reliabilityTable(pairs);
 const nTasks = flagged.task[1];
 const check = {
   ece: cv.ece, bins: cv.bins, tasks_flagged: flagged.task[0] / nTasks, recall_at_1_lost: lost / nTasks, swaps_flagged: flagged.swap[0] / flagged.swap[1],
+  tasks_empty: empty.task / nTasks, recall_at_1_hidden: hidden / nTasks, swaps_empty: empty.swap / flagged.swap[1],
 };
 console.error(`3-fold by repository: ECE ${check.ece.toFixed(4)} over the tasks' first ${TOP_K} files; at the low threshold `
   + `${(100 * check.tasks_flagged).toFixed(1)} % of tasks flagged (recall@1 lost ${check.recall_at_1_lost.toFixed(4)}), `
-  + `${(100 * check.swaps_flagged).toFixed(1)} % of swapped descriptions flagged`);
+  + `${(100 * check.swaps_flagged).toFixed(1)} % of swapped descriptions flagged; at the none threshold ${(100 * check.tasks_empty).toFixed(1)} % of tasks empty `
+  + `(recall@1 hidden ${check.recall_at_1_hidden.toFixed(4)}), ${(100 * check.swaps_empty).toFixed(1)} % of swapped descriptions`);
 for (const b of cv.bins) console.error(`  p in [${b.lo.toFixed(1)}, ${b.hi.toFixed(1)}): ${b.n} files, mean p ${b.meanP.toFixed(3)}, edited ${b.rate.toFixed(3)}`);
 
 const model = fitAll(queries);
