@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/indexer/build.js';
 import { hooksStatus, installHooks, uninstallHooks } from '../src/repo/hooks.js';
+import { readLog } from '../src/changes/log.js';
 import { CG, git, makeRepo, runCg, ROOT, tempDir } from './helpers.js';
 
 // cg hooks install|uninstall|status on real repositories with git running the hooks, for each way a
@@ -96,6 +97,12 @@ describe('cg hooks', () => {
     expect(parsed.map((r) => r.event)).toEqual(['post-commit', 'post-checkout', 'post-commit', 'post-rewrite', 'post-checkout', 'post-checkout', 'post-checkout']);
     // Each record names the commit HEAD was at when its hook ran.
     expect(parsed.map((r) => r.head)).toEqual([first, first, amended, amended, first, amended, first]);
+    // The applier's reader takes every record the shell wrote (checksum and length over cksum's here-document).
+    const read = readLog(dir, 0);
+    expect(read.problems).toEqual([]);
+    expect(read.entries.map((e) => e.record)).toEqual(parsed);
+    expect(parsed[1]).toMatchObject({ from: first, to: first, flag: '1' });
+    expect(parsed[3]).toMatchObject({ flag: 'amend' });
     // Installing twice changes nothing; uninstall leaves the directory as it was.
     runCg(['hooks', 'install'], dir);
     expect(runCg(['hooks', 'uninstall', '--json'], dir).json.hooks.every((h: any) => h.state === 'not_installed')).toBe(true);

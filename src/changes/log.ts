@@ -9,7 +9,10 @@ import { posixCksum } from './cksum.js';
  *     CG1 <cksum> <length> <json>\n
  *
  * `<cksum> <length>` is exactly what POSIX `cksum` prints for the JSON bytes, so the git hooks can
- * write records with nothing but sh, printf and cksum, and return in milliseconds. A record is durable
+ * write records with nothing but sh, printf and cksum, and return in milliseconds. The hooks feed cksum
+ * a here-document (no pipeline to fork), which ends the JSON with a newline: such a record's length is
+ * one more than its JSON's and its checksum covers the newline too. The hooks also start each record
+ * with a newline, so that a torn line before it is ended; the reader skips empty lines. A record is durable
  * (fsync'd) before its writer returns. Records are hints: they say *that* something changed and, for
  * saves, which paths; the applier always compares the working tree with the index, so replaying a
  * record twice changes nothing.
@@ -126,11 +129,15 @@ export function readLog(root: string, offset: number): LogRead {
   return out;
 }
 
+const NEWLINE = Buffer.from('\n');
+
 function decodeLine(line: string): ChangeRecord | string {
   const m = /^CG1 (\d+) (\d+) (.*)$/s.exec(line);
   if (!m) return 'not a change-log record';
-  const bytes = Buffer.from(m[3], 'utf8');
-  if (bytes.length !== Number(m[2])) return `length ${bytes.length} does not match the recorded ${m[2]} (torn write)`;
+  const json = Buffer.from(m[3], 'utf8');
+  // The git hooks checksum the JSON as a here-document gives it to cksum, newline included.
+  const bytes = Number(m[2]) === json.length + 1 ? Buffer.concat([json, NEWLINE]) : json;
+  if (bytes.length !== Number(m[2])) return `length ${json.length} does not match the recorded ${m[2]} (torn write)`;
   if (posixCksum(bytes) !== Number(m[1])) return 'checksum mismatch';
   try {
     const rec = JSON.parse(m[3]) as ChangeRecord;

@@ -129,13 +129,17 @@ function portableCommand(hook: string, args: string): string {
   return `command -v cg-hook >/dev/null 2>&1 && cg-hook ${hook} ${args} || true`;
 }
 
-/** A block for a file in a local folder: this Node and this cg by absolute path. */
+/**
+ * A block for a file in a local folder: this Node and this cg by absolute path. Such a block only ever
+ * sits in cg's own `#!/bin/sh` stub, so it reads the hook script into a subshell rather than starting
+ * a second sh: one process fewer per commit.
+ */
 function localBlock(hook: HookName, created: boolean): string[] {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   return [
     BEGIN,
     ...(created ? [CREATED] : []),
-    `CG_NODE=${q(process.execPath)} CG_BIN=${q(path.join(PACKAGE_ROOT, 'bin', 'cg.js'))} sh ${q(path.join(PACKAGE_ROOT, 'hooks', 'cg-hook.sh'))} ${hook} "$@" || true`,
+    `(CG_NODE=${q(process.execPath)}; CG_BIN=${q(path.join(PACKAGE_ROOT, 'bin', 'cg.js'))}; set -- ${hook} "$@"; . ${q(path.join(PACKAGE_ROOT, 'hooks', 'cg-hook.sh'))}) || true`,
     END,
   ];
 }
