@@ -11,9 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkout } from './lib/checkout.mjs';
-import { buildIndex } from '../dist/indexer/build.js';
-import { openReader } from '../dist/store/db.js';
+import { indexedCheckout } from './lib/indexed.mjs';
 import { runQuery } from '../dist/retrieve/query.js';
 import { loadConfidence } from '../dist/retrieve/confidence.js';
 import { reliabilityTable } from '../train/gbdt.mjs';
@@ -33,16 +31,7 @@ const tasks = fs.readFileSync(tasksFile, 'utf8').split('\n').filter(Boolean).map
 const noAnswer = fs.readFileSync(path.join(here, 'no-answer.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
   .filter((q) => q.set === set);
 
-async function indexed(task) {
-  const dir = checkout(task, { mirrors, cache });
-  try {
-    return { dir, db: openReader(dir) };
-  } catch {
-    fs.rmSync(path.join(dir, '.codegraph'), { recursive: true, force: true });
-    await buildIndex(dir);
-    return { dir, db: openReader(dir) };
-  }
-}
+const indexed = (task) => indexedCheckout(task, { mirrors, cache });
 
 const flaggedLevel = (res) => res.status === 'empty_results' || res.confidence_level === 'low';
 const pairs = [];

@@ -9,9 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkout } from './lib/checkout.mjs';
-import { buildIndex } from '../dist/indexer/build.js';
-import { openReader } from '../dist/store/db.js';
+import { indexedCheckout } from './lib/indexed.mjs';
 import { rankCandidates } from '../dist/retrieve/query.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,16 +22,7 @@ const cache = opt('--cache', path.join(os.tmpdir(), 'cg-eval'));
 const out = opt('--out');
 const noAnswer = fs.readFileSync(path.join(here, 'no-answer.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((q) => q.set === set);
 
-async function indexed(task) {
-  const dir = checkout(task, { mirrors, cache });
-  try {
-    return { dir, db: openReader(dir) };
-  } catch {
-    fs.rmSync(path.join(dir, '.codegraph'), { recursive: true, force: true });
-    await buildIndex(dir);
-    return { dir, db: openReader(dir) };
-  }
-}
+const indexed = (task) => indexedCheckout(task, { mirrors, cache });
 
 async function probe(db, dir, text) {
   const c = await rankCandidates(db, dir, { text });
