@@ -7,6 +7,8 @@ import { redactSpans, scrubText, type SecretPolicy } from '../src/secrets/redact
 import { re2ToJs } from '../src/secrets/re2.js';
 import { GITLEAKS_RULES_FILE, ruleSet, secretRuleIds } from '../src/secrets/rules.js';
 import { scanSecrets } from '../src/secrets/scan.js';
+import { KeywordScanner } from '../src/secrets/keywords.js';
+import { keywordGroup, matcherFor } from '../src/secrets/prefilter.js';
 import { findSecretsInDatabase } from '../src/secrets/database.js';
 import { makeRepo, ROOT, runCg } from './helpers.js';
 import { buildIndex } from '../src/indexer/build.js';
@@ -110,6 +112,62 @@ describe('secret detection', () => {
     // One finding per secret: the token that three rules match is one fingerprint to allow.
     const [gh] = scanSecrets('a.py', `token = "${GH_TOKEN}"`, Allowlist.empty());
     expect(scanSecrets('a.py', `token = "${GH_TOKEN}"`, Allowlist.parse(gh.fingerprint))).toEqual([]);
+  });
+});
+
+describe('the scan\'s fast paths find what the plain definitions find', () => {
+  // A seeded generator: the same texts on every run, and many of them near a rule's keywords.
+  const random = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+  it('keywords: one pass over the text, case aside, as includes() over the lower-cased text', () => {
+    const keywords = ruleSet().keywords.keywords;
+    const r = random(7);
+    const pieces = [...keywords.slice(0, 60), 'K', '\u212a', '\u0130', 'Σ', 'ß', 'x', ' ', '_', '.', 'é', '\ud83d\ude00'];
+    for (let i = 0; i < 3000; i++) {
+      let text = '';
+      for (let j = 1 + Math.floor(r() * 10); j > 0; j--) {
+        let p = pieces[Math.floor(r() * pieces.length)];
+        if (r() < 0.3) p = p.toUpperCase();
+        if (r() < 0.2) p = p.slice(1);
+        if (r() < 0.1) p = p.replace(/k/g, '\u212a').replace(/i/g, '\u0130'); // lower-case to 'k' and 'i'
+        text += p;
+      }
+      const lower = text.toLowerCase();
+      expect([...ruleSet().keywords.present(text)].sort(), JSON.stringify(text)).toEqual(keywords.filter((k) => lower.includes(k)).sort());
+    }
+    expect([...new KeywordScanner(['key', 'api_key', 'token']).present('const API_KEY = 1')].sort()).toEqual(['api_key', 'key']);
+  });
+
+  it('rules behind a name prefix: the same matches, groups and positions as the regex run as written', () => {
+    const prefixed = ruleSet().rules.filter((rule) => keywordGroup(rule.regex.source));
+    expect(prefixed.length).toBeGreaterThan(90); // gitleaks' generic-api-key and the provider rules written like it
+    const r = random(11);
+    const token = (n: number) => Array.from({ length: n }, () => ALNUM[Math.floor(r() * ALNUM.length)]).join('');
+    const words = ['api_key', 'API_TOKEN', 'my.secret', 'x-auth', 'passwd', 'credentials', 'access', 'lob', 'linear', 'adobe'];
+    const seps = [' = ', '=', ': ', ' := ', '=> ', '", "', ' ', '\n', '?= '];
+    for (let i = 0; i < 400; i++) {
+      let text = '';
+      for (let j = 1 + Math.floor(r() * 5); j > 0; j--) {
+        const q = ['"', "'", '`', ''][Math.floor(r() * 4)];
+        text += `${r() < 0.5 ? token(Math.floor(r() * 60)) : ''}${words[Math.floor(r() * words.length)]}${seps[Math.floor(r() * seps.length)]}${q}${token(8 + Math.floor(r() * 40))}${q}${r() < 0.5 ? '\n' : '; '}`;
+      }
+      for (const rule of prefixed) {
+        const plain = new RegExp(rule.regex.source, rule.regex.flags);
+        const fast = matcherFor(rule.regex);
+        expect(fast).not.toBe(rule.regex);
+        const all = (re: { lastIndex: number; exec(t: string): RegExpExecArray | null }) => {
+          const out: string[] = [];
+          re.lastIndex = 0;
+          for (let m = re.exec(text); m; m = re.exec(text)) {
+            out.push(JSON.stringify([m.index, [...m], m.indices]));
+            re.lastIndex = m.index + 1; // as ruleFindings goes on after a rejected match of a cg rule
+          }
+          return out;
+        };
+        expect(all(fast), `${rule.id} on ${JSON.stringify(text)}`).toEqual(all(plain));
+      }
+    }
   });
 });
 

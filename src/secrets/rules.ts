@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { RULES_DIR } from '../paths.js';
 import { CG_RULES, CG_RULES_VERSION } from './cg-rules.js';
+import { KeywordScanner } from './keywords.js';
 import { re2ToJs } from './re2.js';
 
 /**
@@ -52,8 +53,8 @@ export interface RuleSet {
   global: CompiledAllowlist;
   /** Where the gitleaks rules come from (the upstream file's commit and sha256). */
   source: { repository: string; commit: string; sha256: string };
-  /** Every rule's keywords: a regex finding the longest one at a position, and the keywords inside each. */
-  keywords: { regex: RegExp; within: Map<string, string[]> };
+  /** Every rule's keywords, found in a text in one pass. */
+  keywords: KeywordScanner;
   /** sha256 over every rule's definition: an index built with another rule set is rebuilt. */
   digest: string;
 }
@@ -149,12 +150,7 @@ export function ruleSet(): RuleSet {
 }
 
 function keywordIndex(rules: SecretRule[]): RuleSet['keywords'] {
-  const all = [...new Set(rules.flatMap((r) => r.keywords))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  const escaped = all.map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
-  return {
-    regex: new RegExp(`(?=(${escaped.join('|')}))`, 'g'),
-    within: new Map(all.map((k) => [k, all.filter((o) => k.includes(o))])),
-  };
+  return new KeywordScanner([...new Set(rules.flatMap((r) => r.keywords))].sort());
 }
 
 /** Every rule's id, in the order they run (gitleaks' first). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Allowlist } from './allowlist.js';
 import { hasRun, wordyIdentifier } from './cg-rules.js';
 import { entropy } from './entropy.js';
+import { matcherFor } from './prefilter.js';
 import { ruleSet, type CompiledAllowlist, type RuleSet, type SecretRule } from './rules.js';
 
 /** One credential found in a text. */
@@ -27,7 +28,7 @@ export function scanSecrets(path: string, text: string, allow: Allowlist): Secre
   if (allow.acceptsFile(path)) return [];
   const set = ruleSet();
   if (set.global.paths.some((p) => p.test(path))) return [];
-  const present = keywordsIn(text.toLowerCase(), set.keywords);
+  const present = set.keywords.present(text);
   const lines = new LineIndex(text);
   const found: SecretFinding[] = [];
   for (const rule of rulesFor(set, present)) {
@@ -48,7 +49,7 @@ export function scanSecrets(path: string, text: string, allow: Allowlist): Secre
  */
 export function mayHoldSecret(text: string, allow: Allowlist): boolean {
   const set = ruleSet();
-  const present = keywordsIn(text.toLowerCase(), set.keywords);
+  const present = set.keywords.present(text);
   const lines = new LineIndex(text);
   for (const rule of rulesFor(set, present)) {
     if (allow.disablesRule(rule.id)) continue;
@@ -112,26 +113,10 @@ function oneFindingPerSpan(found: SecretFinding[], allow: Allowlist): SecretFind
   return out;
 }
 
-/**
- * The rules' keywords that occur in a (lower-cased) text, in one pass: the keyword regex finds, at
- * each position, the longest keyword starting there, and each keyword stands for all keywords inside
- * it. (Testing each of ~300 keywords with includes() read the text 300 times: most of a scan's time.)
- */
-function keywordsIn(lower: string, kw: RuleSet['keywords']): Set<string> {
-  const present = new Set<string>();
-  const re = kw.regex;
-  re.lastIndex = 0;
-  for (let m = re.exec(lower); m; m = re.exec(lower)) {
-    for (const k of kw.within.get(m[1])!) present.add(k);
-    re.lastIndex = m.index + 1;
-  }
-  return present;
-}
-
 /** `path` null: no path (mayHoldSecret), so no allowlist's path matches. */
 function ruleFindings(rule: SecretRule, path: string | null, text: string, lines: LineIndex, global: CompiledAllowlist): SecretFinding[] {
   const out: SecretFinding[] = [];
-  const re = rule.regex;
+  const re = matcherFor(rule.regex);
   re.lastIndex = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m[0].length === 0) {
