@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../src/indexer/build.js';
 import { updateIndex } from '../src/indexer/update.js';
 import { acquireWriterLock } from '../src/indexer/lock.js';
-import { currentBuildId, openReader, readMeta } from '../src/store/db.js';
+import { currentBuildId, currentDbPath, openReader, readMeta } from '../src/store/db.js';
 import { dumpIndex } from '../src/store/dump.js';
 import { createIndexes, SECONDARY_INDEXES } from '../src/store/schema.js';
 import { runQuery } from '../src/retrieve/query.js';
@@ -311,8 +311,8 @@ describe('cg snapshot restore refuses', () => {
       }), /fails its checksums: vectors-0\.usearch has sha256/, 'checksum'],
       ['newer format', await tamper(snap.file, path.join(work, 'newer.tar.gz'), (d) => {
         const f = path.join(d, 'manifest.json');
-        fs.writeFileSync(f, JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), formatVersion: 3 }));
-      }), /format version 3; this cg reads version 2/, 'newer_format'],
+        fs.writeFileSync(f, JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), formatVersion: 4 }));
+      }), /format version 4; this cg reads version 3/, 'newer_format'],
     ];
     const messages = new Set<string>();
     for (const [name, file, message, reason] of cases) {
@@ -507,6 +507,23 @@ describe('a snapshot is untrusted input', () => {
     } finally {
       r.close();
     }
+    // A snapshot of format 2 carried a USearch HNSW vector file, which this cg cannot read: verification
+    // skips it and a restore writes the vectors again, so answers use them at once.
+    const v2 = await tamper(snap.file, path.join(work, 'format-2.tar.gz'), (d) => {
+      const vec = path.join(d, 'vectors-0.usearch');
+      fs.writeFileSync(vec, Buffer.alloc(fs.statSync(vec).size, 7));
+      const vm = JSON.parse(fs.readFileSync(`${vec}.json`, 'utf8'));
+      fs.writeFileSync(`${vec}.json`, JSON.stringify({ ...vm, format: 'cg-vectors/2', connectivity: 16 }));
+      fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8')), formatVersion: 2 }));
+      refreshManifest(d);
+    });
+    expect((await restoreSnapshot(root, { ref: v2 })).snapshot.formatVersion).toBe(2);
+    const live = path.dirname(currentDbPath(root)!);
+    const vm = JSON.parse(fs.readFileSync(path.join(live, `${fs.readdirSync(live).find((n) => n.endsWith('.usearch'))}.json`), 'utf8'));
+    expect(vm).toMatchObject({ format: 'cg-vectors/3', count: snap.manifest.counts.vectors });
+    expect(snap.manifest.counts.vectors).toBeGreaterThan(0);
+    const after = JSON.parse(runCg(['query', 'load the configuration', '--json'], root).stdout);
+    expect(after.warnings.join(' ')).not.toMatch(/vector/);
   });
 
   it('a snapshot committed to the repository is not restored by a fresh clone\'s first query unless the user opts in', async () => {

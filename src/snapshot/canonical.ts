@@ -291,7 +291,8 @@ function regenerateFts(db: Database.Database): void {
   db.exec(`INSERT INTO symbol_fts (symbol_fts) VALUES ('optimize')`);
 }
 
-async function writeVectors(db: Database.Database, staging: string, meta: Meta): Promise<{ file: string; count: number }> {
+/** The vector file of a snapshot's database (`vectors-0.usearch` in `staging`), from its symbols' stored or re-embedded vectors. */
+export async function writeVectors(db: Database.Database, staging: string, meta: Meta): Promise<{ file: string; count: number }> {
   const dims = Number(meta.vectors_dims ?? 0);
   if (!dims) return { file: '', count: 0 };
   const store = VectorStore.rebuild(await indexVectors(db, meta.vectors_model), {

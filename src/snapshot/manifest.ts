@@ -9,12 +9,18 @@ import type { Member } from './archive.js';
  * would misread a snapshot; such snapshots are refused by older cg rather than half-restored.
  */
 export const FORMAT = 'cg-snapshot';
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 /**
  * From this version on the database holds no secondary index (src/snapshot/canonical.ts): a restore
  * builds them. Version 1 snapshots carry them and restore as before.
  */
 export const FORMAT_WITHOUT_INDEXES = 2;
+/**
+ * From this version on the vector file holds rows searched exactly (src/vectors/store.ts); before it,
+ * a USearch HNSW file that this cg cannot read: verification skips it (the archive's checksum still
+ * covers its bytes) and a restore writes it again from the database (src/snapshot/restore.ts).
+ */
+export const FORMAT_ROW_VECTORS = 3;
 
 export interface Manifest {
   format: typeof FORMAT;

@@ -16,10 +16,10 @@ import { cgDir, openReader, publishBuild, readMeta, reserveBuild } from '../stor
 import { createIndexes } from '../store/schema.js';
 import { modelKey, modelSpecFromConfig, modelStatus } from '../vectors/model.js';
 import { vectorFileName } from '../vectors/store.js';
-import { SNAPSHOT_DB } from './canonical.js';
+import { SNAPSHOT_DB, writeVectors } from './canonical.js';
 import { committedHint, findSnapshot, nearestTrustedSnapshot } from './catalog.js';
 import { defaultSnapshotDir } from './create.js';
-import { ARTIFACT_RE, configIdOf, type Manifest } from './manifest.js';
+import { ARTIFACT_RE, configIdOf, FORMAT_ROW_VECTORS, type Manifest } from './manifest.js';
 import { unpackVerified } from './verify.js';
 
 export interface RestoreOptions {
@@ -93,6 +93,9 @@ async function restoreFrom(root: string, file: string, target: string, extractio
   let swapMs = 0;
   try {
     const m = verified.manifest;
+    if (m.formatVersion < FORMAT_ROW_VECTORS && m.members.some((x) => /^vectors-\d+\.usearch$/.test(x.name))) {
+      await rewriteVectors(verified.dir);
+    }
     verifyMs = lap();
     const lock = acquireWriterLock(root);
     try {
@@ -119,6 +122,21 @@ async function restoreFrom(root: string, file: string, target: string, extractio
     phasesMs: { verify: verifyMs, swap: swapMs, catchUp: catchUpMs },
     durationMs: Math.round(performance.now() - started),
   };
+}
+
+/**
+ * A snapshot from before format 3 holds its vectors as a USearch HNSW file, which this cg cannot read:
+ * its vector file is written again from the database (the built-in model embeds ~170k texts a second;
+ * a hub model's vectors are stored in the database), under the member's name, before it is moved in.
+ */
+async function rewriteVectors(dir: string): Promise<void> {
+  const db = new Database(path.join(dir, SNAPSHOT_DB));
+  try {
+    for (const name of fs.readdirSync(dir)) if (/^vectors-\d+\.usearch(\.json)?$/.test(name)) fs.rmSync(path.join(dir, name));
+    await writeVectors(db, dir, readMeta(db));
+  } finally {
+    db.close();
+  }
 }
 
 /**

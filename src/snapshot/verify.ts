@@ -5,7 +5,7 @@ import { CgError, errorMessage } from '../errors.js';
 import { resolveCommit, rootCommits, splitIds } from '../repo/git.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { MANIFEST, refused, unpackArchive } from './archive.js';
-import { parseManifest, type Manifest } from './manifest.js';
+import { FORMAT_ROW_VECTORS, parseManifest, type Manifest } from './manifest.js';
 import type Database from 'better-sqlite3';
 import type { Meta } from '../store/db.js';
 import { reconcile } from '../indexer/vectors.js';
@@ -118,6 +118,8 @@ function checkVectors(file: string, db: Database.Database, dir: string, m: Manif
     else if (meta.vectors_status === 'ok' && Number(meta.vectors_count) > 0) problem = 'its index has vectors, but it has no vector file';
   } else if (!m.members.some((x) => x.name === `${name}.json`)) {
     problem = `${name} comes without its manifest`;
+  } else if (m.formatVersion < FORMAT_ROW_VECTORS) {
+    // An HNSW file (its bytes were checked against the manifest's sha256): nothing here can read it.
   } else {
     try {
       const mismatch = reconcile(db, VectorStore.open(path.join(dir, name), { view: true }), meta.vectors_model);

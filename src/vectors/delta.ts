@@ -1,8 +1,8 @@
 /**
  * A generation's vectors as a base file plus a delta: what changed since the base was written.
  *
- * Rewriting the whole HNSW file for every update cost a one-file edit ~150 ms on Go's standard
- * library (82k vectors, 20 MB: read, checksum, load, insert, write, read back, checksum, fsync) and
+ * Rewriting the whole vector file for every update cost a one-file edit ~150 ms on Go's standard
+ * library (82k vectors, then a 20 MB HNSW file: read, checksum, load, insert, write, read back, checksum, fsync) and
  * most of a warm applier's freshness budget on trpc. An update now writes `vectors-<generation>.delta`:
  * the ids of the base it hides (removed, or replaced by a newer vector) and the vectors added since,
  * searched exactly (a few thousand at most). The base is immutable and shared by the generations

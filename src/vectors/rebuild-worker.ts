@@ -4,9 +4,9 @@ import { sharedEmbedder } from './embedder.js';
 import type { ModelSpec } from './model.js';
 
 /**
- * Worker-thread entry of VectorStore.rebuildFile and embedAndBuildFile: builds the HNSW index of the
- * vectors it is handed (ids ascending, one vector each, flat), or of the texts it embeds first, and
- * saves the generation's file, as VectorStore.rebuild and save do on the caller's thread.
+ * Worker-thread entry of VectorStore.rebuildFile and embedAndBuildFile: stores the vectors it is handed
+ * (ids ascending, one vector each, flat), or those of the texts it embeds first, and saves the
+ * generation's file, as VectorStore.rebuild and save do on the caller's thread.
  */
 type Job = { ids: Float64Array; opts: VectorStoreOptions; dir: string; generation: number }
   & ({ flat: Float32Array } | { texts: string[]; spec: ModelSpec });
