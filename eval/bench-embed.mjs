@@ -27,7 +27,7 @@ if (!fs.existsSync(corpus)) {
 const { buildIndex } = await import('../dist/indexer/build.js');
 const { currentDbPath } = await import('../dist/store/db.js');
 const { loadEmbedder } = await import('../dist/vectors/embedder.js');
-const { createEmbeddingTables, embedSymbols, saveEmbeddings, storedVectors } = await import('../dist/vectors/cache.js');
+const { cachesVectors, createEmbeddingTables, embedSymbols, saveEmbeddings, storedVectors } = await import('../dist/vectors/cache.js');
 const { VectorStore } = await import('../dist/vectors/store.js');
 const { embedText } = await import('../dist/vectors/text.js');
 
@@ -93,10 +93,16 @@ t = performance.now();
 const second = await embedSymbols(db, symbols, { model: embedder.key, embed });
 result.cacheSecondPass = { ms: ms(t), ...second.stats };
 
-// 5. The vector index, rebuilt from SQLite.
+// 5. The vector index, from every symbol's vector: read back from SQLite for a model whose vectors
+// are stored (a hub model), else the vectors just embedded (the built-in model stores none: see Embeddings).
 t = performance.now();
-const pairs = [...storedVectors(db, embedder.key)];
+let pairs = [...storedVectors(db, embedder.key)];
 result.readVectorsMs = ms(t);
+if (!cachesVectors(embedder.key)) {
+  const vectors = await embedder.embed(texts);
+  pairs = symbols.map((s, i) => [s.id, vectors[i]]);
+}
+result.indexedVectors = pairs.length;
 t = performance.now();
 const store = VectorStore.rebuild(pairs, { dims: embedder.dims, quantization: 'i8' });
 result.indexRebuildMs = ms(t);

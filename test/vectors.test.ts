@@ -508,6 +508,10 @@ describe('vector store (rows, exact search)', () => {
         expect(opened.dims).toBe(dims);
         expect(opened.size).toBe(300);
         expect(opened.search(vs[10], 10)).toEqual(expected);
+        // Looked up by binary search in the file's id order, before anything changes.
+        expect(ids(300).every((id) => opened.has(id))).toBe(true);
+        expect([1, 1006, 1008, 300_008, 10 ** 9].some((id) => opened.has(id))).toBe(false);
+        expect(opened.countPresent([...ids(300).slice(0, 7), 5, 6])).toBe(7);
       }
     }
     // A loaded index is updated and saved as the next generation; the view of the old one is read-only.
