@@ -117,6 +117,29 @@ export class ResolveContext {
   }
 
 
+  private readonly sharedNameMaps = new Map<string, Map<string, number[]>>();
+
+  /**
+   * The top-level definitions of a shared scope's files (a Go package, a Java package), by name, in the
+   * files' order: what looking the name up in each file gives, joined. Built on the scope's first lookup
+   * (Go's `runtime` has ~300 files, and a call that resolves no nearer looked through all of them).
+   */
+  sharedNames(key: string): Map<string, number[]> {
+    let names = this.sharedNameMaps.get(key);
+    if (!names) {
+      names = new Map();
+      for (const f of this.sharedFiles.get(key) ?? []) {
+        for (const [name, ids] of this.topLevel.get(f) ?? []) {
+          const list = names.get(name);
+          if (list) list.push(...ids);
+          else names.set(name, [...ids]);
+        }
+      }
+      this.sharedNameMaps.set(key, names);
+    }
+    return names;
+  }
+
   /** Edges and states are produced for this file (an update re-resolves only some files). */
   spec(fileId: number): LanguageSpec {
     return languageById(this.files.get(fileId)!.language);
@@ -451,7 +474,7 @@ export class ResolveContext {
     if (bound?.kind === 'external') return null;
     const key = this.sharedKey.get(fileId);
     if (key) {
-      const ids = (this.sharedFiles.get(key) ?? []).flatMap((f) => this.topLevel.get(f)?.get(name) ?? []).filter(accept);
+      const ids = (this.sharedNames(key).get(name) ?? []).filter(accept);
       if (ids.length) return { ids, tier: 'shared' };
     }
     if (scope.wildcards.length) {
@@ -512,9 +535,20 @@ export class ResolveContext {
 
   /** Top-level definitions of that name anywhere in the repository, if there are few. */
   globalName(name: string, accept: (id: number) => boolean): Hit | null {
-    const ids = (this.byName.get(name) ?? []).filter((id) => accept(id) && CALLABLE_TOP.has(this.symbols.get(id)!.kind)
-      && this.isTopLevel(id));
+    const ids = this.topCallables(name).filter(accept);
     return ids.length && ids.length <= MAX_GLOBAL_CANDIDATES ? { ids, tier: 'global' } : null;
+  }
+
+  private readonly topCallablesByName = new Map<string, number[]>();
+
+  /** The callable top-level definitions of a name (in byName's order), once per name: common names (`String`, `Close`) have thousands of symbols. */
+  private topCallables(name: string): number[] {
+    let ids = this.topCallablesByName.get(name);
+    if (!ids) {
+      ids = (this.byName.get(name) ?? []).filter((id) => CALLABLE_TOP.has(this.symbols.get(id)!.kind) && this.isTopLevel(id));
+      this.topCallablesByName.set(name, ids);
+    }
+    return ids;
   }
 
   isTopLevel(id: number): boolean {
@@ -581,9 +615,16 @@ export class ResolveContext {
 
   /** Last resort for `x.name()` with an unknown `x`: methods of that name anywhere, if few. */
   globalMember(name: string): Hit | null {
-    const ids = (this.byName.get(name) ?? []).filter((id) => this.symbols.get(id)!.kind === 'method');
-    return ids.length && ids.length <= MAX_GLOBAL_CANDIDATES ? { ids, tier: 'global' } : null;
+    let ids = this.methodsByName.get(name);
+    if (!ids) {
+      ids = (this.byName.get(name) ?? []).filter((id) => this.symbols.get(id)!.kind === 'method');
+      this.methodsByName.set(name, ids);
+    }
+    return ids.length && ids.length <= MAX_GLOBAL_CANDIDATES ? { ids: [...ids], tier: 'global' } : null;
   }
+
+  /** Methods of each name looked up so far (globalMember runs for every call on an unknown receiver). */
+  private readonly methodsByName = new Map<string, number[]>();
 
   confidence(hit: Hit, inError: boolean): number {
     let c = CONFIDENCE[hit.tier];
