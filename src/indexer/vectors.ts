@@ -195,7 +195,10 @@ function embedOnWorker(db: Database.Database, key: string, spec: ModelSpec, item
   return { finish: async () => {
     const r = await job;
     const zero = db.prepare('INSERT OR REPLACE INTO embeddings(model, text_hash, dims, vector) VALUES (?, ?, ?, zeroblob(?))');
-    for (const hash of [...new Set(r.zero.map((k) => hashes[k]))].sort()) zero.run(key, hash, r.dims, r.dims * 4);
+    // One transaction: a statement each was ~70 µs (Go's standard library has 4k such texts: 0.28 s).
+    db.transaction(() => {
+      for (const hash of [...new Set(r.zero.map((k) => hashes[k]))].sort()) zero.run(key, hash, r.dims, r.dims * 4);
+    })();
     return done({ status: 'ok', model: key, embedded: items.length, fromCache: 0, unchanged: 0, count: r.size, full: true },
       { vectors_status: 'ok', vectors_file: r.name, vectors_model: key, vectors_dims: r.dims, vectors_quantization: quantization,
         vectors_count: r.size, vectors_error: '', vectors_crc32: r.checksum, ...NO_DELTA });
