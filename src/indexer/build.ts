@@ -14,7 +14,7 @@ import { readScrubbed } from '../secrets/read.js';
 import { createBuild, currentDbPath, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
 import { fileHistoryAsync } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
-import { prepareVectors, type VectorSync } from './vectors.js';
+import { BuildEmbedItems, prepareVectors, type VectorSync } from './vectors.js';
 import { captureState, stateMeta } from './state.js';
 import { boilerplateMetaLater, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
 import { loadResolveRows, resolveInputFrom } from '../store/load.js';
@@ -119,6 +119,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     let symbols = 0;
     let partial = 0;
     let done = 0;
+    const embedItems = new BuildEmbedItems();
     const store = db.transaction((outcomes: FileOutcome[]) => {
       for (const o of outcomes) {
         if (o.status === 'indexed' && o.extract.symbols.length >= SYMBOLS_PER_FILE) {
@@ -126,6 +127,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
           countSkip('too_many_symbols');
         } else if (o.status === 'indexed') {
           writer.addFile(o, fileIds.get(o.path)!);
+          embedItems.add(fileIds.get(o.path)!, o.extract.symbols);
           const x = o.extract;
           const l = (languages[x.language] ??= { files: 0, symbols: 0, loc: 0 });
           l.files++;
@@ -172,7 +174,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
       }
     }
     db.exec('BEGIN');
-    const pendingVectors = await prepareVectors(db, build.dir, config, generation, {}, null, { background: true });
+    const pendingVectors = await prepareVectors(db, build.dir, config, generation, {}, null, { background: true, items: embedItems });
     db.exec('COMMIT');
     lap('embed');
     // Each term's postings written once, now that every file's terms are in.

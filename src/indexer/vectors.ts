@@ -10,7 +10,7 @@ import { BUILTIN_MODEL, modelKey, modelSpecFromConfig, modelStatus, unavailableE
 import { applyToDelta, deltaChanges, deltaLimit, emptyDelta, LayeredVectors, readDelta, writeDelta } from '../vectors/delta.js';
 import { pruneVectorFiles, VectorStore } from '../vectors/store.js';
 import { embedText, textHash } from '../vectors/text.js';
-import { FULL_TEXT_KINDS_SQL } from '../store/writer.js';
+import { FULL_TEXT_KINDS_SQL, hasFullText, symbolIdBase } from '../store/writer.js';
 
 /**
  * The indexer's side of the vectors: which symbols to embed, and the vector files of each generation.
@@ -81,7 +81,7 @@ export interface PendingVectors {
  * full build resolves its edges meanwhile; finish() waits for it.
  */
 export async function prepareVectors(db: Database.Database, dir: string, config: Config, generation: number, previous: Meta,
-  fileIds: number[] | null, opts: { background?: boolean } = {}): Promise<PendingVectors> {
+  fileIds: number[] | null, opts: { background?: boolean; items?: BuildEmbedItems } = {}): Promise<PendingVectors> {
   const started = performance.now();
   const base = { embedded: 0, fromCache: 0, unchanged: 0, count: 0, full: fileIds === null };
   const done = (summary: Omit<VectorSync, 'durationMs'>, meta: Record<string, string | number>): VectorSyncResult =>
@@ -102,8 +102,11 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
   const full = layers === null;
 
   try {
-    const items = embedItems(db, full ? null : fileIds);
-    if (full && opts.background && !cachesVectors(key) && items.length) return embedOnWorker(db, key, spec, items, dir, generation, config, done);
+    const collected = full && opts.background && !cachesVectors(key) ? opts.items?.done() : undefined;
+    const items = collected?.items ?? embedItems(db, full ? null : fileIds);
+    if (full && opts.background && !cachesVectors(key) && items.length) {
+      return embedOnWorker(db, key, spec, items, dir, generation, config, done, collected?.hashes);
+    }
     const u = await embedSymbols(db, items, {
       model: key,
       embed: async (texts) => (await sharedEmbedder(spec)).embed(texts),
@@ -184,8 +187,9 @@ export function vectorsOutOfDate(meta: Meta, config: Config): boolean {
  * saveEmbeddings does.
  */
 function embedOnWorker(db: Database.Database, key: string, spec: ModelSpec, items: EmbedItem[], dir: string, generation: number,
-  config: Config, done: (summary: Omit<VectorSync, 'durationMs'>, meta: Record<string, string | number>) => VectorSyncResult): PendingVectors {
-  const hashes = items.map((i) => textHash(i.text));
+  config: Config, done: (summary: Omit<VectorSync, 'durationMs'>, meta: Record<string, string | number>) => VectorSyncResult,
+  precomputed?: string[]): PendingVectors {
+  const hashes = precomputed ?? items.map((i) => textHash(i.text));
   const link = db.prepare('INSERT OR REPLACE INTO symbol_embeddings(symbol_id, text_hash) VALUES (?, ?)');
   items.forEach((item, k) => link.run(item.id, hashes[k]));
   pruneEmbeddingCache(db, key);
@@ -230,6 +234,34 @@ function builtinSpecOf(key: string): ModelSpec {
 }
 
 /** Symbols to embed: everything but modules (their text is a file name), of the given files or all. */
+/**
+ * What embedItems(db, null) gives after a full build, gathered while its files are stored (the
+ * extraction's phase, with both cores busy) instead of read back at the end, when this thread is all
+ * that runs (Go's standard library: ~0.5 s of symbols read, texts made and hashed): the same symbols
+ * (full-text kinds of the repository's files), texts and order.
+ */
+export class BuildEmbedItems {
+  private items: EmbedItem[] = [];
+  private hashes: string[] = [];
+
+  /** A stored file's symbols, ids as addFile gave them (fileId · 2^20 + position). */
+  add(fileId: number, symbols: { name: string; qualifiedName: string; signature: string; doc: string | null; mutates: string[]; kind: string }[]): void {
+    const base = symbolIdBase(fileId);
+    symbols.forEach((s, i) => {
+      if (!hasFullText(s.kind)) return;
+      const text = embedText(s);
+      this.items.push({ id: base + i, text });
+      this.hashes.push(textHash(text));
+    });
+  }
+
+  /** The items in id order, with their texts' hashes. */
+  done(): { items: EmbedItem[]; hashes: string[] } {
+    const order = this.items.map((_, k) => k).sort((a, b) => this.items[a].id - this.items[b].id);
+    return { items: order.map((k) => this.items[k]), hashes: order.map((k) => this.hashes[k]) };
+  }
+}
+
 function embedItems(db: Database.Database, fileIds: number[] | null): EmbedItem[] {
   const where = fileIds === null ? '' : 'AND file_id IN (SELECT value FROM json_each(?))';
   const rows = db.prepare(`SELECT id, name, qualified_name AS qualifiedName, signature, doc, mutates FROM symbols
