@@ -10,24 +10,18 @@ import { buildIndex } from '../../dist/indexer/build.js';
 import { openReader } from '../../dist/store/db.js';
 import { rankCandidates, runQuery } from '../../dist/retrieve/query.js';
 import { buildContext } from '../../dist/retrieve/context.js';
+import { usableReader } from './indexed.mjs';
 
 // Checkouts indexed during this run: several cg systems (presets) share one index per checkout.
 const indexedNow = new Set();
 
 /** A usable index of this cg's schema, or null. */
-function readerOrNull(dir) {
-  try {
-    return openReader(dir);
-  } catch {
-    return null;
-  }
-}
 
 export function cgSystem(opts = {}) {
   const q = { preset: opts.preset, vectorWeight: opts.vectorWeight };
   return async (dir, task) => {
     let indexMs;
-    let db = indexedNow.has(dir) || opts.reuseIndex ? readerOrNull(dir) : null;
+    let db = indexedNow.has(dir) || opts.reuseIndex ? usableReader(dir) : null;
     if (!db) {
       db?.close();
       fs.rmSync(path.join(dir, '.codegraph'), { recursive: true, force: true });
