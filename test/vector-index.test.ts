@@ -65,6 +65,25 @@ function localModel(id: string): string {
 }
 
 describe('vectors in the index', () => {
+  it('a vector file in an older format (an HNSW file) is written again by the next update, even with nothing to apply', async () => {
+    const root = committedFixture();
+    await buildIndex(root);
+    const old = meta(root);
+    const file = path.join(path.dirname(currentDbPath(root)!), old.vectors_file);
+    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 7));
+    const manifest = JSON.parse(fs.readFileSync(`${file}.json`, 'utf8'));
+    fs.writeFileSync(`${file}.json`, JSON.stringify({ ...manifest, format: 'cg-vectors/2', connectivity: 16 }));
+    const warned = JSON.parse(runCg(['query', 'load the configuration', '--json'], root).stdout);
+    expect(warned.warnings.join(' ')).toMatch(/older format \(cg-vectors\/2; this cg reads cg-vectors\/3\)/);
+    const updated = JSON.parse(runCg(['update', '--json'], root).stdout);
+    expect(updated.rounds[0]).toMatchObject({ added: 0, modified: 0, deleted: 0, vectors: { status: 'ok', full: true } });
+    const now = meta(root);
+    expect(Number(now.generation)).toBe(Number(old.generation) + 1);
+    expect(VectorStore.open(path.join(path.dirname(currentDbPath(root)!), now.vectors_file)).size).toBe(Number(old.vectors_count));
+    const answer = JSON.parse(runCg(['query', 'load the configuration', '--json'], root).stdout);
+    expect(answer.warnings.join(' ')).not.toMatch(/vector/);
+  });
+
   it('a build embeds every symbol and records the model, dims and file of its generation', async () => {
     const root = committedFixture();
     const summary = await buildIndex(root);

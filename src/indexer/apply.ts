@@ -312,8 +312,8 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   // update (a hook's `cg update`); a long-running applier keeps them in memory (GenerationCache.put).
   const rowFiles = { toDisk: !!oneShot };
   if (!jobs.length && !removals.length && !walkSkips.length && !dirSkips) {
-    if (vectorsOutOfDate(meta, config)) {
-      // Only the embedding model (or its availability) changed: a generation with new vectors, same rows.
+    if (vectorsOutOfDate(meta, config, dir)) {
+      // Only the embedding model (or its availability, or the vector file's format) changed: a generation with new vectors, same rows.
       const vectors = await inTransaction(db, async () => {
         const v = await syncVectors(db, dir, config, generation, meta, null);
         writer.setMeta({ ...stateMeta(state), ...commitMeta, generation, indexed_at: new Date().toISOString(), ...v.meta });

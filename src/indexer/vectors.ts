@@ -8,7 +8,7 @@ import { cachesVectors, deleteSymbolEmbeddings, embedSymbols, pruneEmbeddingCach
 import { sharedEmbedder } from '../vectors/embedder.js';
 import { BUILTIN_MODEL, modelKey, modelSpecFromConfig, modelStatus, unavailableError, type ModelSpec } from '../vectors/model.js';
 import { applyToDelta, deltaChanges, deltaLimit, emptyDelta, LayeredVectors, readDelta, writeDelta } from '../vectors/delta.js';
-import { pruneVectorFiles, VectorStore } from '../vectors/store.js';
+import { isOlderVectorFormat, pruneVectorFiles, VectorStore } from '../vectors/store.js';
 import { embedText, textHash } from '../vectors/text.js';
 import { FULL_TEXT_KINDS_SQL, hasFullText, symbolIdBase } from '../store/writer.js';
 
@@ -172,10 +172,14 @@ export function pruneVectors(dir: string, current: Record<string, string | numbe
     .map((f) => String(f ?? '')).filter(Boolean));
 }
 
-/** The index's vectors no longer match the configuration: another model, or embeddings switched on or off. */
-export function vectorsOutOfDate(meta: Meta, config: Config): boolean {
+/**
+ * The index's vectors no longer match the configuration (another model, or embeddings switched on or
+ * off), or their file is in a format this cg no longer reads (`dir`: the build's folder).
+ */
+export function vectorsOutOfDate(meta: Meta, config: Config, dir?: string): boolean {
   if (!config.embeddings.enabled) return meta.vectors_status !== 'off';
   const spec = modelSpecFromConfig(config.embeddings);
+  if (meta.vectors_status === 'ok' && dir && meta.vectors_file && isOlderVectorFormat(path.join(dir, meta.vectors_file))) return true;
   if (meta.vectors_status === 'ok') return !modelStatus(spec).available || meta.vectors_model !== modelKey(spec);
   return modelStatus(spec).available; // unavailable before, and now it is here
 }

@@ -485,6 +485,19 @@ export function isZero(v: Float32Array): boolean {
   return true;
 }
 
+/**
+ * Whether a vector file's manifest names an older format than this cg reads (a USearch HNSW file of
+ * `cg-vectors/2`): the vectors must be embedded again. False for a current, missing or unreadable one.
+ */
+export function isOlderVectorFormat(file: string): boolean {
+  try {
+    const format = (JSON.parse(fs.readFileSync(`${file}.json`, 'utf8')) as { format?: unknown }).format;
+    return typeof format === 'string' && format.startsWith('cg-vectors/') && format !== VECTOR_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
 function readManifest(file: string): Manifest {
   let m: Manifest;
   try {
@@ -498,7 +511,7 @@ function readManifest(file: string): Manifest {
   if (typeof m.format === 'string' && m.format.startsWith('cg-vectors/') && m.format !== VECTOR_FORMAT) {
     // cg-vectors/2 was a USearch HNSW file: the vectors cannot be read back out of it, only embedded again.
     throw new CgError('index_corrupt', `The vector index ${file} is in an older format (${m.format}; this cg reads ${VECTOR_FORMAT})`,
-      'The next `cg update` (or `cg index`) writes it again; until then answers use no vectors.');
+      'Run `cg update` (or `cg index`): it writes the vectors again; until then answers use no vectors.');
   }
   if (m.format !== VECTOR_FORMAT || !QUANTIZATIONS.includes(m.quantization) || !Number.isInteger(m.dims) || !Number.isInteger(m.bytes)) {
     throw corrupt(file, `its manifest ${file}.json is not a cg vector manifest`);
