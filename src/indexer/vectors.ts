@@ -102,11 +102,10 @@ export async function prepareVectors(db: Database.Database, dir: string, config:
   const full = layers === null;
 
   try {
-    const collected = full && opts.background && !cachesVectors(key) ? opts.items?.done() : undefined;
+    const onWorker = full && opts.background && !cachesVectors(key);
+    const collected = onWorker ? opts.items?.done() : undefined;
     const items = collected?.items ?? embedItems(db, full ? null : fileIds);
-    if (full && opts.background && !cachesVectors(key) && items.length) {
-      return embedOnWorker(db, key, spec, items, dir, generation, config, done, collected?.hashes);
-    }
+    if (onWorker && items.length) return embedOnWorker(db, key, spec, items, dir, generation, config, done, collected?.hashes);
     const u = await embedSymbols(db, items, {
       model: key,
       embed: async (texts) => (await sharedEmbedder(spec)).embed(texts),
@@ -237,7 +236,6 @@ function builtinSpecOf(key: string): ModelSpec {
   return spec;
 }
 
-/** Symbols to embed: everything but modules (their text is a file name), of the given files or all. */
 /**
  * What embedItems(db, null) gives after a full build, gathered while its files are stored (the
  * extraction's phase, with both cores busy) instead of read back at the end, when this thread is all
@@ -266,6 +264,7 @@ export class BuildEmbedItems {
   }
 }
 
+/** Symbols to embed: everything but modules (their text is a file name), of the given files or all. */
 function embedItems(db: Database.Database, fileIds: number[] | null): EmbedItem[] {
   const where = fileIds === null ? '' : 'AND file_id IN (SELECT value FROM json_each(?))';
   const rows = db.prepare(`SELECT id, name, qualified_name AS qualifiedName, signature, doc, mutates FROM symbols

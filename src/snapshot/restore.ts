@@ -22,6 +22,9 @@ import { defaultSnapshotDir } from './create.js';
 import { ARTIFACT_RE, configIdOf, FORMAT_ROW_VECTORS, type Manifest } from './manifest.js';
 import { unpackVerified } from './verify.js';
 
+/** A snapshot's vector file member (its manifest is `<name>.json`). */
+const VECTOR_MEMBER = /^vectors-\d+\.usearch$/;
+
 export interface RestoreOptions {
   /** An ID in the snapshot folder, a FILE, or `latest` / undefined: the nearest snapshot of the target. */
   ref?: string;
@@ -93,7 +96,7 @@ async function restoreFrom(root: string, file: string, target: string, extractio
   let swapMs = 0;
   try {
     const m = verified.manifest;
-    if (m.formatVersion < FORMAT_ROW_VECTORS && m.members.some((x) => /^vectors-\d+\.usearch$/.test(x.name))) {
+    if (m.formatVersion < FORMAT_ROW_VECTORS && m.members.some((x) => VECTOR_MEMBER.test(x.name))) {
       await rewriteVectors(verified.dir);
     }
     verifyMs = lap();
@@ -149,7 +152,7 @@ function swapIn(root: string, file: string, dir: string, m: Manifest, generation
   let db: Database.Database | null = null;
   try {
     fs.renameSync(path.join(dir, SNAPSHOT_DB), path.join(build.dir, SNAPSHOT_DB));
-    const vectors = m.members.find((x) => /^vectors-\d+\.usearch$/.test(x.name))?.name;
+    const vectors = m.members.find((x) => VECTOR_MEMBER.test(x.name))?.name;
     const vectorsFile = vectors ? vectorFileName(generation) : '';
     if (vectors) {
       fs.renameSync(path.join(dir, vectors), path.join(build.dir, vectorsFile));

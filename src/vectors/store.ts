@@ -81,6 +81,7 @@ const FILE_RE = /^vectors-(\d+)\.(usearch|delta)$/;
 
 /** The file name of a generation's vector index (its manifest is `<name>.json`). */
 export function vectorFileName(generation: number): string {
+  if (!Number.isInteger(generation) || generation < 0) throw new CgError('internal', `Bad generation ${generation} for a vector file`);
   return `vectors-${generation}.usearch`;
 }
 
@@ -242,7 +243,7 @@ export class VectorStore {
         this.ids[row] = id;
         this.rowOf.set(id, row);
       }
-      this.encode(v, row);
+      quantize(v, this.opts.quantization, this.rows, row * this.dims);
     });
   }
 
@@ -313,10 +314,6 @@ export class VectorStore {
     header.writeUInt32LE(dims, 8);
     header.writeUInt32LE(this.count, 12);
     return Buffer.concat([header, Buffer.from(ids.buffer, ids.byteOffset, ids.byteLength), Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]);
-  }
-
-  private encode(v: Float32Array, row: number): void {
-    quantize(v, this.opts.quantization, this.rows, row * this.dims);
   }
 
   private removeOne(id: number): boolean {
