@@ -15,7 +15,6 @@ import json
 import math
 import os
 import random
-import re
 import sys
 from collections import Counter, defaultdict
 

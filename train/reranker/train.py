@@ -12,7 +12,6 @@ Usage: /usr/bin/python3 train/reranker/train.py --train $TMPDIR/rrdata/train.jso
 import argparse
 import hashlib
 import json
-import math
 import os
 import random
 import sys
