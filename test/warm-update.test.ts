@@ -220,6 +220,9 @@ describe('the row files beside the database', () => {
         symbols: [
           { id: 70, fileId: 7, parentId: null, name: 'Klasse', qualifiedName: 'Klasse', kind: 'class', exported: true, isTest: false, startLine: 1, inError: false },
           { id: 71, fileId: 7, parentId: 70, name: '', qualifiedName: 'Klasse.', kind: 'method', exported: false, isTest: true, startLine: 3, inError: true },
+          { id: 72, fileId: 7, parentId: 70, name: 'g', qualifiedName: 'Other.g', kind: 'method', exported: false, isTest: false, startLine: 5, inError: false },
+          { id: 73, fileId: 7, parentId: 72, name: 'h', qualifiedName: 'Other.g.h', kind: 'function', exported: false, isTest: false, startLine: 6, inError: false },
+          { id: 74, fileId: 7, parentId: 99, name: 'k', qualifiedName: 'X.k', kind: 'function', exported: false, isTest: false, startLine: 7, inError: false },
         ],
         imports: [
           { id: 700, fileId: 7, module: 'os.path', names: [{ name: 'join', alias: 'j' }, { name: 'split' }], alias: undefined, wildcard: false, reexport: false, line: 1, inError: false },
@@ -242,5 +245,46 @@ describe('the row files beside the database', () => {
     };
     const ranksBack = rankRowsCodec.unpack(v8.deserialize(v8.serialize(rankRowsCodec.pack(ranks))) as never);
     expect(ranksBack).toStrictEqual(ranks);
+    // Ordinary ids and lengths go as 32-bit integers and 16-bit lengths (half the bytes of doubles).
+    const packed = resolveRowsCodec.pack(rows);
+    expect(packed.symbols).toBeInstanceOf(Int32Array);
+    expect(packed.lengths).toBeInstanceOf(Uint16Array);
+    expect(rankRowsCodec.pack(ranks).edgeTargets).toBeInstanceOf(Int32Array);
+  });
+
+  it('keep ids past 2^31, ids of another shape and strings of 64k characters or more exactly', () => {
+    // A symbol's id is its file's id · 2^20 + a number: past 2^31 from file 2,048 on (Go's standard library).
+    const file = 5000;
+    const base = file * 2 ** 20;
+    const long = 'x'.repeat(70_000);
+    const rows = new Map<number, FileResolveRows>([
+      [file, { file: { id: file, path: long, language: 'python', isTest: false, external: false },
+        symbols: [
+          { id: base + 1, fileId: file, parentId: null, name: 'C', qualifiedName: 'C', kind: 'class', exported: true, isTest: false, startLine: 1, inError: false },
+          { id: base + 2, fileId: file, parentId: base + 1, name: 'm', qualifiedName: 'C.m', kind: 'method', exported: true, isTest: false, startLine: 2, inError: false },
+        ],
+        imports: [],
+        globalRefs: [{ id: 9, fileId: file, symbolId: base + 1, kind: 'extends', name: 'B', receiver: null, receiverType: null, line: 1, inError: false, detail: null }] }],
+    ]);
+    let packed = resolveRowsCodec.pack(rows);
+    expect(packed.symbols).toBeInstanceOf(Int32Array); // relative to the file: small
+    expect(packed.lengths).toBeInstanceOf(Uint32Array);
+    expect(resolveRowsCodec.unpack(v8.deserialize(v8.serialize(packed)) as never)).toStrictEqual(rows);
+    // An id of another shape (no writer makes one) keeps its column as doubles, and comes back.
+    rows.get(file)!.globalRefs[0].symbolId = 7;
+    packed = resolveRowsCodec.pack(rows);
+    expect(packed.refs).toBeInstanceOf(Float64Array);
+    expect(resolveRowsCodec.unpack(v8.deserialize(v8.serialize(packed)) as never)).toStrictEqual(rows);
+
+    const other = 6000 * 2 ** 20 + 3;
+    const ranks: RankRows = {
+      files: new Map([[file, { symbols: [base + 1, base + 2], modules: new Set([base + 1]), edges: [base + 2, other, 0.25, 1, base + 1, 12, 0.5, 0] }]]),
+      symbolRanks: new Map([[base + 2, 0.5], [other, 0.125], [base + 1, NaN]]),
+      fileRanks: new Map([[file, 1]]),
+    };
+    const rankPacked = rankRowsCodec.pack(ranks);
+    expect(rankPacked.symbols).toBeInstanceOf(Int32Array);
+    expect(rankPacked.edgeTargets).toBeInstanceOf(Float64Array);
+    expect(rankRowsCodec.unpack(v8.deserialize(v8.serialize(rankPacked)) as never)).toStrictEqual(ranks);
   });
 });

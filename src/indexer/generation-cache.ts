@@ -22,6 +22,40 @@ import { CG_VERSION } from '../version.js';
  * by object. Go's standard library's resolve rows read in ~160 ms as objects and ~70 ms as columns, its
  * rank rows in ~55 and ~33 ms (the same rows, in one process).
  */
+/** Integer columns: 4 bytes a value when every value fits (narrowInts), 8 otherwise. */
+export type Ints = Int32Array | Float64Array;
+
+/**
+ * The same integers in an Int32Array when every one fits, half the bytes of doubles; a column with one
+ * that does not (an id past 2^31, a fraction, -0) stays as it is. With symbol ids relative to their
+ * file's (src/store/writer.ts), the row files went from 2.28 to 1.19 MB on Django and from 19.4 to
+ * 10.3 MB on Go's standard library, written and read in about the same time.
+ */
+export function narrowInts(values: Float64Array): Ints {
+  // Converted and compared by V8's and Node's own loops (a JavaScript loop is slow in a one-shot
+  // update, which runs without TurboFan): a value that does not fit comes back different.
+  const out = new Int32Array(values);
+  const back = new Float64Array(out);
+  return Buffer.compare(bytesOf(back), bytesOf(values)) === 0 ? out : values;
+}
+
+function bytesOf(a: Float64Array): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/**
+ * String lengths, null as the array's largest value: two bytes each unless a string is 65,535
+ * characters or longer. A reader tells which by the array's type.
+ */
+export function narrowLengths(strings: readonly (string | null)[]): Uint16Array | Uint32Array {
+  let wide = false;
+  for (const s of strings) if (s !== null && s.length >= 0xffff) wide = true;
+  const out = wide ? new Uint32Array(strings.length) : new Uint16Array(strings.length);
+  const nullLength = wide ? 0xffffffff : 0xffff;
+  for (let i = 0; i < strings.length; i++) out[i] = strings[i] === null ? nullLength : strings[i]!.length;
+  return out;
+}
+
 export interface RowCodec<T, Packed = unknown> {
   /** Named in the file's header: a file written with another version is not read. */
   version: number;

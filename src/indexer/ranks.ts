@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { powerIteration, type Csr } from '../graph/power-iteration.js';
 import type { IndexWriter } from '../store/writer.js';
-import { GenerationCache, type RowCodec } from './generation-cache.js';
+import { GenerationCache, narrowInts, type Ints, type RowCodec } from './generation-cache.js';
 
 /**
  * PageRank over the call graph (symbols) and the call+import graph (files), written to
@@ -324,46 +324,38 @@ class EdgeList {
 
 /**
  * Rank rows as columns: per file (in the Map's order) its id and where its symbols, modules and edges
- * start in one array each; ids, weights and ranks are doubles, which hold every id and weight exactly.
+ * start in one array each. A symbol id is its file's id · 2^20 + a number (src/store/writer.ts), so the
+ * file's symbols, its modules and the sources of its edges are stored as that number (relative to the
+ * file), a 32-bit integer; targets lie in any file and stay whole (narrowInts: doubles in a repository
+ * of more than 2,047 files). An edge's weight and kind are a code: the index of its weight in
+ * `weights` (a graph has few), times two, plus 1 for a call. Symbol ranks come in the order of their
+ * ids (computeRanks), so in runs of one file each, each id relative to its file. narrowInts keeps any
+ * column whose values do not fit as doubles, so rows of any shape come back exactly. Nothing here
+ * looks an id up in a Map: ids past 2^31 are heap numbers, slow to hash (see SymbolPositions).
  */
 interface PackedRankRows {
-  fileIds: Float64Array;
+  fileIds: Ints;
   symbolStarts: Uint32Array;
-  symbols: Float64Array;
+  symbols: Ints;
   moduleStarts: Uint32Array;
-  modules: Float64Array;
+  modules: Ints;
+  /** In edges (one value each in edgeSources, edgeTargets and edgeCodes). */
   edgeStarts: Uint32Array;
-  edges: Float64Array;
+  edgeSources: Ints;
+  edgeTargets: Ints;
+  edgeCodes: Ints;
+  weights: number[];
+  /** Symbol ranks in the Map's order, in runs of one file each: the run's file and where it starts, each id relative to its file. */
+  rankFiles: Ints;
+  rankStarts: Uint32Array;
+  rankIds: Ints;
   symbolRanks: Float64Array;
+  fileRankIds: Ints;
   fileRanks: Float64Array;
 }
 
-/** A plain array of part of a typed one (a loop: Array.from over a subarray took 3-5x as long, measured on Go's rows). */
-function slice(from: Float64Array, start: number, end: number): number[] {
-  const out = new Array<number>(end - start);
-  for (let i = start; i < end; i++) out[i - start] = from[i];
-  return out;
-}
-
-/** Map entries as [key, value, key, value, ...]. */
-function packRanks(ranks: Map<number, number>): Float64Array {
-  const out = new Float64Array(ranks.size * 2);
-  let i = 0;
-  for (const [id, rank] of ranks) {
-    out[i++] = id;
-    out[i++] = rank;
-  }
-  return out;
-}
-
-function unpackRanks(packed: Float64Array): Map<number, number> {
-  const out = new Map<number, number>();
-  for (let i = 0; i < packed.length; i += 2) out.set(packed[i], packed[i + 1]);
-  return out;
-}
-
 export const rankRowsCodec: RowCodec<RankRows, PackedRankRows> = {
-  version: 1,
+  version: 2,
   pack(rows) {
     const n = rows.files.size;
     const fileIds = new Float64Array(n);
@@ -376,42 +368,93 @@ export const rankRowsCodec: RowCodec<RankRows, PackedRankRows> = {
     for (const f of rows.files.values()) {
       symbolCount += f.symbols.length;
       moduleCount += f.modules.size;
-      edgeCount += f.edges.length;
+      edgeCount += f.edges.length / 4;
     }
     const symbols = new Float64Array(symbolCount);
     const modules = new Float64Array(moduleCount);
-    const edges = new Float64Array(edgeCount);
+    const edgeSources = new Float64Array(edgeCount);
+    const edgeTargets = new Float64Array(edgeCount);
+    const edgeCodes = new Float64Array(edgeCount);
+    const weights: number[] = [];
     let i = 0;
     let s = 0;
     let m = 0;
     let e = 0;
     for (const [id, f] of rows.files) {
+      const base = id * SYMBOLS_PER_FILE;
       fileIds[i] = id;
       symbolStarts[i] = s;
       moduleStarts[i] = m;
       edgeStarts[i++] = e;
-      symbols.set(f.symbols, s);
-      s += f.symbols.length;
-      for (const x of f.modules) modules[m++] = x;
-      edges.set(f.edges, e);
-      e += f.edges.length;
+      for (const x of f.symbols) symbols[s++] = x - base;
+      for (const x of f.modules) modules[m++] = x - base;
+      const q = f.edges;
+      for (let k = 0; k < q.length; k += 4, e++) {
+        let w = weights.indexOf(q[k + 2]);
+        if (w < 0) w = weights.push(q[k + 2]) - 1;
+        edgeSources[e] = q[k] - base;
+        edgeTargets[e] = q[k + 1];
+        edgeCodes[e] = w * 2 + (q[k + 3] ? 1 : 0);
+      }
     }
     symbolStarts[n] = s;
     moduleStarts[n] = m;
     edgeStarts[n] = e;
-    return { fileIds, symbolStarts, symbols, moduleStarts, modules, edgeStarts, edges,
-      symbolRanks: packRanks(rows.symbolRanks), fileRanks: packRanks(rows.fileRanks) };
+    const rankIds = new Float64Array(rows.symbolRanks.size);
+    const symbolRanks = new Float64Array(rows.symbolRanks.size);
+    const rankFiles: number[] = [];
+    const rankStarts: number[] = [];
+    let r = 0;
+    let runBase = NaN;
+    for (const [id, rank] of rows.symbolRanks) {
+      if (!(id - runBase >= 0 && id - runBase < SYMBOLS_PER_FILE)) {
+        const file = Math.floor(id / SYMBOLS_PER_FILE);
+        rankFiles.push(file);
+        rankStarts.push(r);
+        runBase = file * SYMBOLS_PER_FILE;
+      }
+      rankIds[r] = id - runBase;
+      symbolRanks[r++] = rank;
+    }
+    rankStarts.push(r);
+    const fileRankIds = new Float64Array(rows.fileRanks.size);
+    const fileRanks = new Float64Array(rows.fileRanks.size);
+    r = 0;
+    for (const [id, rank] of rows.fileRanks) {
+      fileRankIds[r] = id;
+      fileRanks[r++] = rank;
+    }
+    return { fileIds: narrowInts(fileIds), symbolStarts, symbols: narrowInts(symbols), moduleStarts, modules: narrowInts(modules),
+      edgeStarts, edgeSources: narrowInts(edgeSources), edgeTargets: narrowInts(edgeTargets), edgeCodes: narrowInts(edgeCodes),
+      weights, rankFiles: narrowInts(Float64Array.from(rankFiles)), rankStarts: Uint32Array.from(rankStarts), rankIds: narrowInts(rankIds),
+      symbolRanks, fileRankIds: narrowInts(fileRankIds), fileRanks };
   },
   unpack(p) {
     const files = new Map<number, FileRows>();
     for (let i = 0; i < p.fileIds.length; i++) {
-      files.set(p.fileIds[i], {
-        symbols: slice(p.symbols, p.symbolStarts[i], p.symbolStarts[i + 1]),
-        modules: new Set(p.modules.subarray(p.moduleStarts[i], p.moduleStarts[i + 1])),
-        edges: slice(p.edges, p.edgeStarts[i], p.edgeStarts[i + 1]),
-      });
+      const base = p.fileIds[i] * SYMBOLS_PER_FILE;
+      const symbols = new Array<number>(p.symbolStarts[i + 1] - p.symbolStarts[i]);
+      for (let k = p.symbolStarts[i], o = 0; k < p.symbolStarts[i + 1]; k++) symbols[o++] = p.symbols[k] + base;
+      const modules = new Set<number>();
+      for (let k = p.moduleStarts[i]; k < p.moduleStarts[i + 1]; k++) modules.add(p.modules[k] + base);
+      const edges = new Array<number>((p.edgeStarts[i + 1] - p.edgeStarts[i]) * 4);
+      for (let k = p.edgeStarts[i], o = 0; k < p.edgeStarts[i + 1]; k++) {
+        const code = p.edgeCodes[k];
+        edges[o++] = p.edgeSources[k] + base;
+        edges[o++] = p.edgeTargets[k];
+        edges[o++] = p.weights[code >> 1];
+        edges[o++] = code & 1;
+      }
+      files.set(p.fileIds[i], { symbols, modules, edges });
     }
-    return { files, symbolRanks: unpackRanks(p.symbolRanks), fileRanks: unpackRanks(p.fileRanks) };
+    const symbolRanks = new Map<number, number>();
+    for (let i = 0; i < p.rankFiles.length; i++) {
+      const base = p.rankFiles[i] * SYMBOLS_PER_FILE;
+      for (let k = p.rankStarts[i]; k < p.rankStarts[i + 1]; k++) symbolRanks.set(p.rankIds[k] + base, p.symbolRanks[k]);
+    }
+    const fileRanks = new Map<number, number>();
+    for (let k = 0; k < p.fileRankIds.length; k++) fileRanks.set(p.fileRankIds[k], p.fileRanks[k]);
+    return { files, symbolRanks, fileRanks };
   },
 };
 

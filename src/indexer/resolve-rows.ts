@@ -1,6 +1,7 @@
 import type { FileResolveRows } from '../store/load.js';
 import type { RImport, RRef, RSymbol } from '../resolve/types.js';
-import { GenerationCache, type RowCodec } from './generation-cache.js';
+import { SYMBOLS_PER_FILE } from '../store/writer.js';
+import { GenerationCache, narrowInts, narrowLengths, type Ints, type RowCodec } from './generation-cache.js';
 
 /**
  * Resolve rows as columns, for the file beside the database (see GenerationCache): numbers in one
@@ -8,33 +9,48 @@ import { GenerationCache, type RowCodec } from './generation-cache.js';
  * kinds) as indexes into a list. Reading Go's standard library's rows (4.8k files, 93k symbols, 17k
  * imports) takes ~0.3 s from SQLite, ~0.15 s as V8-serialized objects and well under 0.1 s as columns.
  * The strings come out in the order they went in: per file its path, then per symbol its name and
- * qualified name, per import its module, alias (when it has one) and names (as JSON), per ref its
- * name, receiver, receiver type and detail (each may be null).
+ * qualified name (unless its flags say how to make it), per import its module, alias (when it has
+ * one) and names (as JSON), per ref its name, receiver, receiver type and detail (each may be null).
  */
 interface PackedResolveRows {
   text: string;
-  /** Length of each string in `text`, NULL_STRING for null. */
-  lengths: Uint32Array;
+  /** Length of each string in `text`, its array's largest value for null (narrowLengths). */
+  lengths: Uint16Array | Uint32Array;
   /** The strings `files`, `symbols` and `refs` name by index (languages, kinds). */
   words: string[];
   /** Per file: id, flags (1 test, 2 external), language (word), symbols, imports, refs. */
-  files: Float64Array;
-  /** Per symbol: id, parent id (-1: none), start line, flags (1 exported, 2 test, 4 in error), kind (word). */
-  symbols: Float64Array;
+  files: Ints;
+  /**
+   * Per symbol: id, parent id (0 without HAS_PARENT), start line, flags (1 exported, 2 test, 4 in error,
+   * QN_IS_NAME, QN_UNDER_PARENT, HAS_PARENT), kind (word). Ids here and refs' symbol ids are relative to
+   * the file's first (its id · 2^20, src/store/writer.ts): 32-bit integers where the whole ids are not
+   * past 2,047 files (narrowInts keeps doubles where one does not fit, so other ids come back too).
+   */
+  symbols: Ints;
   /** Per import: id, line, flags (1 wildcard, 2 reexport, 4 in error, 8 has an alias). */
-  imports: Float64Array;
-  /** Per ref: id, symbol id, line, flags (1 in error), kind (word). */
-  refs: Float64Array;
+  imports: Ints;
+  /** Per ref: id, symbol id (relative to the file, as a symbol's), line, flags (1 in error), kind (word). */
+  refs: Ints;
 }
 
-const NULL_STRING = 0xffffffff;
+/** The qualified name is the name: it is not in the text (42 % of Django's symbols). */
+const QN_IS_NAME = 8;
+/** The qualified name is the parent's (an earlier symbol of the file), a dot and the name: not in the text (58 %). */
+const QN_UNDER_PARENT = 16;
+const HAS_PARENT = 32;
 const FILE = 6;
 const SYMBOL = 5;
 const IMPORT = 3;
 const REF = 5;
 
+/** qualified === `${parent}.${name}`, without making that string. */
+function isUnder(qualified: string, parent: string, name: string): boolean {
+  return qualified.length === parent.length + 1 + name.length && qualified.charCodeAt(parent.length) === 46
+    && qualified.startsWith(parent) && qualified.endsWith(name);
+}
+
 export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedResolveRows> = {
-  version: 1,
+  version: 3,
   pack(rows) {
     let symbolCount = 0;
     let importCount = 0;
@@ -49,6 +65,9 @@ export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedReso
     const imports = new Float64Array(importCount * IMPORT);
     const refs = new Float64Array(refCount * REF);
     const strings: (string | null)[] = [];
+    // A file's qualified names so far, by symbol id relative to the file (a small integer: a Map hashes
+    // ids past 2^31, heap numbers, slowly): most qualified names are the name, or the parent's and the name.
+    const qualified = new Map<number, string>();
     const words = new Map<string, number>();
     const word = (w: string) => {
       let i = words.get(w);
@@ -60,6 +79,7 @@ export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedReso
     let m = 0;
     let t = 0;
     for (const r of rows.values()) {
+      const base = r.file.id * SYMBOLS_PER_FILE;
       files[f++] = r.file.id;
       files[f++] = (r.file.isTest ? 1 : 0) | (r.file.external ? 2 : 0);
       files[f++] = word(r.file.language);
@@ -67,13 +87,18 @@ export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedReso
       files[f++] = r.imports.length;
       files[f++] = r.globalRefs.length;
       strings.push(r.file.path);
+      qualified.clear();
       for (const x of r.symbols) {
-        symbols[s++] = x.id;
-        symbols[s++] = x.parentId ?? -1;
+        const parent = x.parentId === null ? undefined : qualified.get(x.parentId - base);
+        const derived = x.qualifiedName === x.name ? QN_IS_NAME : parent !== undefined && isUnder(x.qualifiedName, parent, x.name) ? QN_UNDER_PARENT : 0;
+        symbols[s++] = x.id - base;
+        symbols[s++] = x.parentId === null ? 0 : x.parentId - base;
         symbols[s++] = x.startLine;
-        symbols[s++] = (x.exported ? 1 : 0) | (x.isTest ? 2 : 0) | (x.inError ? 4 : 0);
+        symbols[s++] = (x.exported ? 1 : 0) | (x.isTest ? 2 : 0) | (x.inError ? 4 : 0) | derived | (x.parentId === null ? 0 : HAS_PARENT);
         symbols[s++] = word(x.kind);
-        strings.push(x.name, x.qualifiedName);
+        strings.push(x.name);
+        if (!derived) strings.push(x.qualifiedName);
+        qualified.set(x.id - base, x.qualifiedName);
       }
       for (const x of r.imports) {
         imports[m++] = x.id;
@@ -85,40 +110,45 @@ export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedReso
       }
       for (const x of r.globalRefs) {
         refs[t++] = x.id;
-        refs[t++] = x.symbolId;
+        refs[t++] = x.symbolId - base;
         refs[t++] = x.line;
         refs[t++] = x.inError ? 1 : 0;
         refs[t++] = word(x.kind);
         strings.push(x.name, x.receiver, x.receiverType, x.detail);
       }
     }
-    const lengths = new Uint32Array(strings.length);
-    for (let i = 0; i < strings.length; i++) lengths[i] = strings[i] === null ? NULL_STRING : strings[i]!.length;
-    return { text: strings.join(''), lengths, words: [...words.keys()], files, symbols, imports, refs };
+    return { text: strings.join(''), lengths: narrowLengths(strings), words: [...words.keys()],
+      files: narrowInts(files), symbols: narrowInts(symbols), imports: narrowInts(imports), refs: narrowInts(refs) };
   },
   unpack(p) {
     let at = 0;
     let n = 0;
+    const nullString = p.lengths instanceof Uint16Array ? 0xffff : 0xffffffff;
     const next = (): string | null => {
       const len = p.lengths[n++];
-      if (len === NULL_STRING) return null;
+      if (len === nullString) return null;
       at += len;
       return p.text.slice(at - len, at);
     };
     const text = () => next()!;
+    const qualified = new Map<number, string>();
     const out = new Map<number, FileResolveRows>();
     let s = 0;
     let m = 0;
     let t = 0;
     for (let f = 0; f < p.files.length; f += FILE) {
       const id = p.files[f];
+      const base = id * SYMBOLS_PER_FILE;
       const flags = p.files[f + 1];
       const file = { id, path: text(), language: p.words[p.files[f + 2]], isTest: (flags & 1) !== 0, external: (flags & 2) !== 0 };
       const symbols: RSymbol[] = [];
+      qualified.clear();
       for (let k = 0; k < p.files[f + 3]; k++, s += SYMBOL) {
-        const parent = p.symbols[s + 1];
         const bits = p.symbols[s + 3];
-        symbols.push({ id: p.symbols[s], fileId: id, parentId: parent < 0 ? null : parent, name: text(), qualifiedName: text(),
+        const name = text();
+        const qualifiedName = bits & QN_IS_NAME ? name : bits & QN_UNDER_PARENT ? `${qualified.get(p.symbols[s + 1])}.${name}` : text();
+        qualified.set(p.symbols[s], qualifiedName);
+        symbols.push({ id: p.symbols[s] + base, fileId: id, parentId: bits & HAS_PARENT ? p.symbols[s + 1] + base : null, name, qualifiedName,
           kind: p.words[p.symbols[s + 4]], exported: (bits & 1) !== 0, isTest: (bits & 2) !== 0, startLine: p.symbols[s + 2], inError: (bits & 4) !== 0 });
       }
       const imports: RImport[] = [];
@@ -131,7 +161,7 @@ export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedReso
       }
       const globalRefs: RRef[] = [];
       for (let k = 0; k < p.files[f + 5]; k++, t += REF) {
-        globalRefs.push({ id: p.refs[t], fileId: id, symbolId: p.refs[t + 1], kind: p.words[p.refs[t + 4]] as RRef['kind'], name: text(),
+        globalRefs.push({ id: p.refs[t], fileId: id, symbolId: p.refs[t + 1] + base, kind: p.words[p.refs[t + 4]] as RRef['kind'], name: text(),
           receiver: next(), receiverType: next(), line: p.refs[t + 2], inError: p.refs[t + 3] !== 0, detail: next() });
       }
       out.set(id, { file, symbols, imports, globalRefs });
