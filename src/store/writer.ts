@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { IndexedOutcome, SkippedOutcome } from '../extract/types.js';
 import { searchText } from '../retrieve/tokenize.js';
 import { registrationTarget } from '../extract/registrations.js';
-import { compareBinary, documentTerms, PostingsWriter, type PostingsCollection } from './postings.js';
+import { documentTerms, PostingsWriter, type PostingsCollection } from './postings.js';
 
 export interface EdgeRow {
   src: number;
@@ -172,8 +172,10 @@ export class IndexWriter {
     const id = ids ? (i: number) => ids[i] : (i: number) => base + i;
     const kept: KeptTextRows = { units: new Set(), fts: new Set() };
     // Postings: the old rows of each symbol against the new list, both in term order (a snapshot's
-    // canonical copy stores rows in another order than they were written).
-    const byTerm = (a: [string, number], b: [string, number]) => compareBinary(a[0], b[0]);
+    // canonical copy stores rows in another order than they were written). Any one order does, so it is
+    // JavaScript's own: compareBinary encodes both strings at every comparison (0.36 s of a catch-up's
+    // write step on sqlalchemy, 53 large files).
+    const byTerm = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
     const fresh = new Map((x.terms?.units ?? []).map((u) => [id(u.symbol), JSON.stringify([...u.counts.terms].sort(byTerm))]));
     for (const [sid, rows] of documentTerms(this.db, 'units', 'main', [base, base + SYMBOLS_PER_FILE])) {
       if (fresh.get(sid) === JSON.stringify(rows.sort(byTerm))) kept.units.add(sid);
