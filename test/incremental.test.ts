@@ -374,3 +374,26 @@ describe('incremental updates of registrations and data access equal full builds
     expect(await updateEqualsRebuild(files, { 'models.py': 'class Person:\n    pass\n' })).toEqual([]);
   });
 });
+
+describe('a full build writes every call reference at its final width', () => {
+  // A build inserts call references with a placeholder as wide as a resolution (src/store/writer.ts,
+  // PENDING_RESOLUTION) so that writing the resolutions does not split the table's pages: none may
+  // outlive the build, and the states must be those an update writes (dumpIndex compares them too).
+  it('leaves no placeholder, a state on every call, and the states an update gives', async () => {
+    const files = {
+      'app.py': 'import os\nfrom lib import helper\n\n\ndef main():\n    helper()\n    os.getcwd()\n    missing()\n    return len([])\n',
+      'lib.py': 'def helper():\n    return 1\n',
+    };
+    expect(await updateEqualsRebuild(files, { 'app.py': `${files['app.py']}\n\ndef more():\n    return main()\n` })).toEqual([]);
+    const root = makeRepo(files, { commit: true });
+    await buildIndex(root);
+    const db = new Database(currentDbPath(root)!, { readonly: true });
+    try {
+      const states = db.prepare("SELECT name, resolution FROM refs WHERE kind = 'call' ORDER BY name").raw().all();
+      expect(states).toEqual([['getcwd', 'external'], ['helper', 'import'], ['len', 'external'], ['missing', 'unresolved']]);
+      expect(db.prepare("SELECT COUNT(*) FROM refs WHERE resolution LIKE '(pending)%'").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+});

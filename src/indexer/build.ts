@@ -103,7 +103,7 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     const walk = walkRepo(root, walkOptions(config));
     build = createBuild(root);
     const db = build.db;
-    const writer = new IndexWriter(db);
+    const writer = new IndexWriter(db, true);
     const skippedByReason: Record<string, number> = {};
     const countSkip = (reason: string) => (skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1);
     db.transaction(() => {

@@ -37,9 +37,9 @@ export function dumpIndex(db: Database.Database): IndexDump {
         CASE WHEN p.id IS NULL THEN NULL ELSE ${key('p', 'pf')} END
       FROM symbols s JOIN files f ON f.id = s.file_id
       LEFT JOIN symbols p ON p.id = s.parent_id LEFT JOIN files pf ON pf.id = p.file_id`)),
-    imports: sorted(rows(`SELECT f.path, i.module, i.names, i.alias, i.wildcard, i.reexport, i.line, i.in_error
+    imports: sorted(rows(`SELECT f.path, i.module, i.names, i.alias, i.wildcard, i.reexport, i.line, i.in_error, i.resolution
       FROM imports i JOIN files f ON f.id = i.file_id`)),
-    refs: sorted(rows(`SELECT f.path, ${key('s', 'sf')}, r.kind, r.name, r.receiver, r.receiver_type, r.line, r.in_error
+    refs: sorted(rows(`SELECT f.path, ${key('s', 'sf')}, r.kind, r.name, r.receiver, r.receiver_type, r.line, r.in_error, r.resolution
       FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols s ON s.id = r.symbol_id JOIN files sf ON sf.id = s.file_id`)),
     edges: sorted(rows(`SELECT ${key('s', 'sf')}, CASE WHEN d.id IS NULL THEN NULL ELSE ${key('d', 'df')} END, e.kind,
         e.confidence, e.line, f.path, e.target
