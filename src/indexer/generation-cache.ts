@@ -22,6 +22,13 @@ import { CG_VERSION } from '../version.js';
  * by object. Go's standard library's resolve rows read in ~160 ms as objects and ~70 ms as columns, its
  * rank rows in ~55 and ~33 ms (the same rows, in one process).
  */
+export interface RowCodec<T, Packed = unknown> {
+  /** Named in the file's header: a file written with another version is not read. */
+  version: number;
+  pack(value: T): Packed;
+  unpack(packed: Packed): T;
+}
+
 /** Integer columns: 4 bytes a value when every value fits (narrowInts), 8 otherwise. */
 export type Ints = Int32Array | Float64Array;
 
@@ -54,13 +61,6 @@ export function narrowLengths(strings: readonly (string | null)[]): Uint16Array 
   const nullLength = wide ? 0xffffffff : 0xffff;
   for (let i = 0; i < strings.length; i++) out[i] = strings[i] === null ? nullLength : strings[i]!.length;
   return out;
-}
-
-export interface RowCodec<T, Packed = unknown> {
-  /** Named in the file's header: a file written with another version is not read. */
-  version: number;
-  pack(value: T): Packed;
-  unpack(packed: Packed): T;
 }
 
 export class GenerationCache<T, Packed = unknown> {
