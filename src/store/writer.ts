@@ -60,8 +60,9 @@ const NOTHING_KEPT: KeptTextRows = { units: new Set(), fts: new Set() };
 /**
  * What a full build's call references hold until resolution fills their state in (IndexWriter's
  * `fresh`): a text as wide as the states. Inserted without one, every row grew when its state was
- * written, and SQLite split the pages, leaving 13 % of the refs table's pages empty (Django: 2.94 MB ->
- * 2.67 MB without that). No state is this text, and setResolutions clears what resolution left.
+ * written, and SQLite split the pages, leaving 13 % of the refs table's pages empty (Django's refs table
+ * is 2.92 MB that way, 2.67 MB this way). No state is this text, and setResolutions clears what
+ * resolution left.
  */
 const PENDING_RESOLUTION = '(pending)!';
 
