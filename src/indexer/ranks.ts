@@ -330,8 +330,8 @@ class EdgeList {
  * of more than 2,047 files). An edge's weight and kind are a code: the index of its weight in
  * `weights` (a graph has few), times two, plus 1 for a call. Symbol ranks come in the order of their
  * ids (computeRanks), so in runs of one file each, each id relative to its file. narrowInts keeps any
- * column whose values do not fit as doubles, so rows of any shape come back exactly. Nothing here
- * looks an id up in a Map: ids past 2^31 are heap numbers, slow to hash (see SymbolPositions).
+ * column whose values do not fit as doubles, so rows of any shape come back exactly. Packing looks no
+ * id up in a Map: ids past 2^31 are heap numbers, slow to hash (see SymbolPositions).
  */
 interface PackedRankRows {
   fileIds: Ints;
