@@ -1,10 +1,23 @@
 #!/usr/bin/env node
-// The `cg` command. The implementation is compiled TypeScript in dist/.
+// The `cg` command. The implementation is compiled TypeScript in dist/, bundled into dist/bundle/ by
+// `npm run build` (scripts/bundle.mjs: a process loads a few files instead of ~115 modules). The bundle
+// runs only when it is at least as new as dist/cli/main.js, so a build by tsc alone never runs stale code.
 // `cg serve` skips the CLI's other modules (src/mcp/entry.ts): MCP clients start it and wait for it.
+import fs from 'node:fs';
+
+const mtime = (rel) => {
+  try {
+    return fs.statSync(new URL(rel, import.meta.url)).mtimeMs;
+  } catch {
+    return -1;
+  }
+};
+const build = mtime('../dist/bundle/cli/main.js') >= mtime('../dist/cli/main.js') && mtime('../dist/cli/main.js') >= 0
+  ? '../dist/bundle' : '../dist';
 const serve = process.argv[2] === 'serve'
-  ? import('../dist/mcp/entry.js').then((m) => m.fastServe(process.argv.slice(3)))
+  ? import(`${build}/mcp/entry.js`).then((m) => m.fastServe(process.argv.slice(3)))
   : Promise.resolve(false);
-serve.then((served) => (served ? undefined : import('../dist/cli/main.js'))).catch(async (err) => {
+serve.then((served) => (served ? undefined : import(`${build}/cli/main.js`))).catch(async (err) => {
   if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('/dist/')) {
     process.stderr.write('cg: the compiled code is missing (dist/).\nhint: run `npm run build` in the cg checkout.\n');
     process.exit(1);

@@ -224,13 +224,22 @@ register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});`);
     expect(res.code, res.stderr).toBe(0);
     const urls = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
     fs.rmSync(dir, { recursive: true, force: true });
-    return urls;
+    return urls.flatMap(bundleInputs);
+  }
+  // A file of the bundle (dist/bundle/, scripts/bundle.mjs) stands for the modules esbuild put in it.
+  const root = path.dirname(path.dirname(CG));
+  const meta = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'bundle', 'metafile.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  function bundleInputs(url: string): string[] {
+    const rel = url.startsWith('file:') ? path.relative(root, new URL(url).pathname) : null;
+    if (!rel?.startsWith('dist/bundle/')) return [url];
+    return [url, ...Object.keys(meta.outputs[rel]?.inputs ?? {}).map((input) => pathToFileURL(path.join(root, input)).href)];
   }
   const HEAVY = ['web-tree-sitter', 'piscina', 'usearch', '@modelcontextprotocol', 'zod', 'graphology', 'tar',
     '/indexer/', '/extract/', '/snapshot/', '/mcp/', '/vectors/'];
 
   it('answers a query command without loading the grammars, the indexer, the MCP tools or other commands', () => {
     const urls = loadedModules(['symbols', 'Cart'], repo);
+    expect(urls.some((u) => u.endsWith('/dist/bundle/cli/main.js')), 'the bundle runs (npm run build makes it)').toBe(true);
     expect(urls.some((u) => u.includes('/cli/commands/symbols-cmd.'))).toBe(true);
     expect(urls.filter((u) => u.includes('/cli/commands/') && !u.includes('symbols-cmd'))).toEqual([]);
     for (const heavy of HEAVY) expect(urls.filter((u) => u.includes(heavy)), heavy).toEqual([]);
@@ -293,6 +302,36 @@ console.log(JSON.stringify({ first, second }));`;
     }
     expect((await createProgram(['--version'])).commands).toEqual([]);
     expect((await createProgram(['frobnicate'])).commands.length).toBe(COMMAND_NAMES.length);
+  });
+});
+
+describe('the bundle', () => {
+  it('runs only when it is at least as new as the compiled modules, so a tsc-only build never runs stale code', () => {
+    // bin/cg.js in a package of two stand-in builds, each printing its name.
+    const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-bundle-'));
+    fs.writeFileSync(path.join(pkg, 'package.json'), '{"type":"module"}');
+    fs.mkdirSync(path.join(pkg, 'bin'));
+    fs.copyFileSync(CG, path.join(pkg, 'bin', 'cg.js'));
+    const main = (build: string) => path.join(pkg, ...build.split('/'), 'cli', 'main.js');
+    for (const build of ['dist', 'dist/bundle']) {
+      fs.mkdirSync(path.dirname(main(build)), { recursive: true });
+      fs.writeFileSync(main(build), `console.log(${JSON.stringify(build)});`);
+    }
+    const runs = (bundleAge: number, distAge: number) => {
+      const now = Date.now() / 1000;
+      if (fs.existsSync(main('dist/bundle'))) fs.utimesSync(main('dist/bundle'), now - bundleAge, now - bundleAge);
+      fs.utimesSync(main('dist'), now - distAge, now - distAge);
+      return spawnSync(process.execPath, [path.join(pkg, 'bin', 'cg.js'), '--version'], { encoding: 'utf8' }).stdout.trim();
+    };
+    try {
+      expect(runs(10, 20), 'bundled after tsc').toBe('dist/bundle');
+      expect(runs(10, 10), 'same time').toBe('dist/bundle');
+      expect(runs(20, 10), 'tsc ran again since').toBe('dist');
+      fs.rmSync(main('dist/bundle'));
+      expect(runs(0, 10), 'no bundle').toBe('dist');
+    } finally {
+      fs.rmSync(pkg, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Piscina } from 'piscina';
-import { PACKAGE_ROOT } from '../paths.js';
+import { BUILD_DIR } from '../paths.js';
 import { Allowlist } from '../secrets/allowlist.js';
 import { processFile, type FileJob, type ProcessOptions } from '../extract/process.js';
 import { codeLanguage } from '../lang/registry.js';
@@ -27,7 +27,7 @@ const BATCH_FILES = 64;
 const SHARED_BATCH_BYTES = 32 * 1024;
 const SHARED_BATCH_FILES = 8;
 /** The compiled worker, also when this module runs from src/ under the test runner. */
-const WORKER = path.join(PACKAGE_ROOT, 'dist', 'extract', 'worker.js');
+const WORKER = path.join(BUILD_DIR, 'extract', 'worker.js');
 /**
  * Extraction allocates many short-lived objects (trees' nodes, captures, terms), and with V8's default
  * young generation a worker of a large build spends ~10 % of its time in scavenges. From this much

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../paths.js';
 
 /**
  * Configuration snippets for MCP clients. By default they go into project-scoped files a team
@@ -27,7 +27,7 @@ const WORKSPACE = '${workspaceFolder}';
 export function serveCommand(root: string, client: Client, absolute: boolean, toolsets: readonly string[] = []): { command: string; args: string[] } {
   const sets = toolsets.length && toolsets.join(',') !== 'default' ? ['--toolsets', toolsets.join(',')] : [];
   if (absolute) {
-    const cgJs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cg.js');
+    const cgJs = path.join(PACKAGE_ROOT, 'bin', 'cg.js');
     return { command: process.execPath, args: [cgJs, 'serve', '--repo', root, ...sets] };
   }
   return { command: 'cg', args: [...(client === 'claude' ? ['serve'] : ['serve', '--repo', WORKSPACE]), ...sets] };

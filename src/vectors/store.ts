@@ -36,7 +36,7 @@ import { exactSearch, MetricKind } from 'usearch';
 import type { VectorQuantization } from '../config/config.js';
 import { Worker } from 'node:worker_threads';
 import { CgError, errorMessage } from '../errors.js';
-import { PACKAGE_ROOT } from '../paths.js';
+import { BUILD_DIR } from '../paths.js';
 import type { ModelSpec } from './model.js';
 
 export interface VectorStoreOptions {
@@ -76,7 +76,7 @@ const BYTES: Record<VectorQuantization, number> = { i8: 1, f16: 2, f32: 4 };
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 if (!LITTLE_ENDIAN) throw new CgError('internal', 'cg\'s vector files need a little-endian machine');
 
-const REBUILD_WORKER = path.join(PACKAGE_ROOT, 'dist', 'vectors', 'rebuild-worker.js');
+const REBUILD_WORKER = path.join(BUILD_DIR, 'vectors', 'rebuild-worker.js');
 const FILE_RE = /^vectors-(\d+)\.(usearch|delta)$/;
 
 /** The file name of a generation's vector index (its manifest is `<name>.json`). */
