@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CG, makeRepo, runCg, tempDir } from './helpers.js';
+import { CG, git, makeRepo, runCg, tempDir } from './helpers.js';
 import { ADDON, CORE } from './registry-fixtures.js';
 import { openRegistry } from '../src/registry/db.js';
 import { listJobs } from '../src/registry/jobs.js';
@@ -122,9 +122,21 @@ describe('cg agent serving MCP over HTTP', () => {
       }
     });
     expect(fs.readFileSync(path.join(core, '.codegraph', 'wal', 'changes.log'), 'utf8')).toContain('extra.php');
+
+    // The project's git hooks leave their records to the agent, which announced itself there
+    // (src/indexer/warm-applier.ts): a commit that changes no file reaches the index through the change log alone.
+    const note = path.join(core, '.codegraph', 'warm-applier.json');
+    expect(JSON.parse(fs.readFileSync(note, 'utf8'))).toMatchObject({ pid: agent.proc.pid, command: 'cg agent' });
+    expect(runCg(['hooks', 'install'], core, { env }).code).toBe(0);
+    git(core, 'commit', '-q', '--allow-empty', '-m', 'empty');
+    const head = git(core, 'rev-parse', 'HEAD');
+    await until('the agent to apply the commit', () => JSON.parse(runCg(['status', '--json'], core, { env }).stdout).freshness.indexedCommit === head);
+    const appliers = fs.readFileSync(path.join(core, '.codegraph', 'applier.log'), 'utf8').split('\n').filter((l) => l.includes(' start'));
+    expect(appliers.at(-1), 'applied in the agent, not by a process the hook started').toContain(`pid=${agent.proc.pid} `);
     await stop(agent);
     expect(agent.proc.exitCode).toBe(0);
     expect(fs.existsSync(path.join(home, 'agent.lock'))).toBe(false);
+    expect(fs.existsSync(note), 'the announcement is taken back').toBe(false);
   });
 });
 

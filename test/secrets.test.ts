@@ -344,6 +344,7 @@ describe('no way around the choke point', () => {
     'src/retrieve/recorded.ts', // cg's own .codegraph/signals.json (paths and lines a recorded run named)
     'src/indexer/generation-cache.ts', // cg's own rows beside the database (ids, numbers, and names and paths the database holds)
     'src/vectors/delta.ts', // cg's own vector deltas beside the database (ids and numbers)
+    'src/indexer/warm-applier.ts', // cg's own .codegraph/warm-applier.json (a pid, a command name, a time)
     'src/retrieve/bpe-table.ts', 'src/retrieve/tokens.ts', // the cl100k table cg ships (vendor/cl100k/)
     'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);

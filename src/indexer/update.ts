@@ -12,6 +12,7 @@ import { buildIndex, type BuildProgress, type BuildSummary } from './build.js';
 import { openReader } from '../store/db.js';
 import { indexStatus } from '../store/status.js';
 import { acquireWriterLock } from './lock.js';
+import { liveWarmApplier } from './warm-applier.js';
 
 export interface UpdateResult {
   /** One summary per round: a round repeats while records keep arriving during the previous one. */
@@ -94,9 +95,13 @@ export function recordSaves(root: string, paths: string[]): void {
   appendRecord(root, record);
 }
 
-/** Starts `cg update --background` detached, as the git hooks do, unless the user turned it off. */
-export function startBackgroundApplier(root: string): 'started' | 'off' {
+/**
+ * Starts `cg update --background` detached, as the git hooks do, unless the user turned it off or a
+ * warm applier (`cg watch`, `cg agent`) is there to apply the record (src/indexer/warm-applier.ts).
+ */
+export function startBackgroundApplier(root: string): 'started' | 'off' | 'warm' {
   if (!loadConfig(root).hooks.autoApply) return 'off';
+  if (liveWarmApplier(root)) return 'warm';
   const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'cg.js'), 'update', '--background'], {
     cwd: root, detached: true, stdio: 'ignore',
   });

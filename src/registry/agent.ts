@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { watch } from 'chokidar';
 import { CgError, errorMessage } from '../errors.js';
 import { DEFAULT_CONFIG, loadConfig } from '../config/config.js';
 import { walkOptions } from '../indexer/build.js';
 import { recordSaves } from '../indexer/update.js';
+import { becomeWarmApplier } from '../indexer/warm-applier.js';
+import { ensureInitialized } from '../indexer/init.js';
 import { acquireLock } from '../indexer/lock.js';
 import { isExcludedDir } from '../repo/walk.js';
 import { openReader, currentDbPath } from '../store/db.js';
@@ -88,7 +90,7 @@ export async function serveRegistry(opts: AgentOptions): Promise<void> {
   const watching = () => watchers.size;
   const rt: RegistryRuntime = { db, pool, kick: () => runner.kick(), log,
     health: () => health(db, { started, watching: watching(), http: http?.url ?? null }) };
-  const watchers = new Map<number, FSWatcher>();
+  const watchers = new Map<number, ProjectWatch>();
   let http: HttpHandle | null = null;
   let heartbeat: NodeJS.Timeout | null = null;
   const stop = new AbortController();
@@ -137,7 +139,7 @@ export async function serveRegistry(opts: AgentOptions): Promise<void> {
 }
 
 /** Watchers for every registered project; new projects get one, removed ones lose theirs. */
-function syncWatchers(db: RegistryDb, watchers: Map<number, FSWatcher>, debounceMs: number, runner: JobRunner, log: (l: string) => void): void {
+function syncWatchers(db: RegistryDb, watchers: Map<number, ProjectWatch>, debounceMs: number, runner: JobRunner, log: (l: string) => void): void {
   const projects = listProjects(db);
   const ids = new Set(projects.map((p) => p.id));
   for (const [id, w] of watchers) {
@@ -156,7 +158,12 @@ function syncWatchers(db: RegistryDb, watchers: Map<number, FSWatcher>, debounce
   }
 }
 
-function watchProject(db: RegistryDb, p: Project, debounceMs: number, runner: JobRunner, log: (l: string) => void): FSWatcher {
+/** A project's file watcher and its warm-applier announcement, stopped together. */
+interface ProjectWatch {
+  close(): Promise<void>;
+}
+
+function watchProject(db: RegistryDb, p: Project, debounceMs: number, runner: JobRunner, log: (l: string) => void): ProjectWatch {
   let wopts: ReturnType<typeof walkOptions>;
   try {
     wopts = walkOptions(loadConfig(p.path));
@@ -174,6 +181,7 @@ function watchProject(db: RegistryDb, p: Project, debounceMs: number, runner: Jo
       // The project's own change log first (durable), then the job: a kill between the two loses nothing,
       // since the next job (or `cg update`) applies whatever the log holds.
       recordSaves(p.path, paths);
+      warm.ownAppend();
       enqueueJob(db, p.id, 'incremental');
       void runner.kick();
     } catch (err) {
@@ -194,7 +202,24 @@ function watchProject(db: RegistryDb, p: Project, debounceMs: number, runner: Jo
     timer = setTimeout(flush, debounceMs);
   });
   watcher.on('error', (err) => log(`${p.name}: watcher: ${errorMessage(err)}`));
-  return watcher;
+  // The project's git hooks leave their records to this agent (src/indexer/warm-applier.ts): each becomes
+  // a job at once instead of a `cg update` process. The project is indexed by its first job anyway, so its
+  // .codegraph/ (with the .gitignore that keeps it out of git) is made now.
+  ensureInitialized(p.path);
+  const warm = becomeWarmApplier(p.path, 'cg agent', () => {
+    try {
+      enqueueJob(db, p.id, 'incremental');
+      void runner.kick();
+    } catch (err) {
+      log(`${p.name}: could not queue the hooks' change: ${errorMessage(err)}`);
+    }
+  }, (line) => log(`${p.name}: ${line}`));
+  return {
+    async close() {
+      warm.stop();
+      await watcher.close();
+    },
+  };
 }
 
 /** The runbook's metrics: index size, last re-index, stale count, failures, sessions. */

@@ -78,7 +78,7 @@ export function registerNotify(program: Command): void {
     .argument('[paths...]', 'changed files, relative to the current directory or absolute')
     .option('--no-apply', 'only record; apply later with `cg update`')
     .option(REPO_FLAG, REPO_HELP)
-    .option('--json', 'print JSON: {recorded, paths, applier}')
+    .option('--json', 'print JSON: {recorded, paths, applier: started|warm|off}')
     .addHelpText('after', examples(['cg notify src/app.py', 'git diff --name-only | cg notify --no-apply']))
     .action((args: string[], opts: { apply: boolean; repo?: string; json?: boolean }) => {
       const root = repoRoot(opts);
@@ -100,7 +100,8 @@ export function registerNotify(program: Command): void {
       const { db, freshness } = openIndex(root);
       db.close();
       emit(opts, { recorded: paths.length, paths, applier, freshness }, (r) =>
-        `Recorded ${plural(r.recorded, 'path')}${r.applier === 'started' ? '; applying in the background' : '; run `cg update` to apply'}.`
+        `Recorded ${plural(r.recorded, 'path')}${r.applier === 'started' ? '; applying in the background'
+          : r.applier === 'warm' ? '; the running `cg watch` or `cg agent` applies it' : '; run `cg update` to apply'}.`
         + `\n${freshnessLine(freshness)}`);
     });
 }

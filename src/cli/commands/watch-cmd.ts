@@ -7,13 +7,15 @@ import { isExcludedDir } from '../../repo/walk.js';
 import { BuildOutputRule } from '../../repo/vendored.js';
 import { plural } from '../output.js';
 import { recordSaves, updateIndex } from '../../indexer/update.js';
+import { becomeWarmApplier } from '../../indexer/warm-applier.js';
 import { ensureInitialized } from '../../indexer/init.js';
 import { examples, parseIntInRange, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, type RepoOptions } from '../args.js';
 
 export function registerWatch(program: Command): void {
   program
     .command('watch')
-    .description('for editors without a save hook: watch the repository and apply changes as files are saved')
+    .description('for editors without a save hook: watch the repository and apply changes as files are saved; '
+      + 'while it runs, the git hooks leave their records to it instead of starting an applier')
     .argument('[path]', PATH_HELP)
     .option(REPO_FLAG, REPO_HELP)
     .option('--debounce <ms>', 'wait this long after the last change before applying (50-10000)', '300')
@@ -31,17 +33,27 @@ export function registerWatch(program: Command): void {
         timer = null;
         const paths = [...pending];
         pending.clear();
-        recordSaves(root, paths);
+        if (paths.length) {
+          recordSaves(root, paths);
+          warm.ownAppend();
+        }
         running = running.then(async () => {
           const res = await updateIndex(root);
           const s = res.rounds.at(-1);
           if (s && s.mode !== 'none') {
-            process.stderr.write(`cg watch: ${plural(paths.length, 'path')} changed; generation ${s.generation} (${s.durationMs} ms)\n`);
+            const what = paths.length ? `${plural(paths.length, 'path')} changed` : `${plural(s.records, 'change record')} from the hooks`;
+            process.stderr.write(`cg watch: ${what}; generation ${s.generation} (${s.durationMs} ms)\n`);
           }
         }).catch((err) => {
           process.stderr.write(`cg watch: ${(err as Error).message}\n`);
         });
       };
+      // The git hooks and `cg notify` leave their records to this process instead of starting an applier
+      // each (src/indexer/warm-applier.ts); a record is applied as soon as it is written.
+      const warm = becomeWarmApplier(root, 'cg watch', () => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(flush, 0);
+      }, (line) => process.stderr.write(`${line}\n`));
       const watcher = watch(root, {
         ignoreInitial: true,
         // Directories the index leaves out (ignore rules, vendored trees) are not watched at all: in a
@@ -63,6 +75,7 @@ export function registerWatch(program: Command): void {
       process.stderr.write(`cg watch: watching ${root}, ${dirs} directories; ignored and vendored ones are skipped (Ctrl-C to stop)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
+          warm.stop();
           void watcher.close().then(() => running).then(() => resolve());
         };
         process.once('SIGINT', stop);

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { liveWarmApplier, WARM_APPLIER_FILE } from '../src/indexer/warm-applier.js';
+import { CG, git, makeRepo, runCg } from './helpers.js';
+
+// Promise: a long-running applier (`cg watch`) that announced itself gets the git hooks' records, and
+// applies them warm, with no `cg update` process started for them; an announcement that lapsed (its
+// process gone, or not rewritten for a minute) is ignored and the hooks start their own applier again.
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+async function until<T>(what: string, fn: () => T | undefined | null | false, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The pids that ran an apply, from .codegraph/applier.log (one start and one end line per run). */
+function applierPids(root: string): number[] {
+  const file = path.join(root, '.codegraph', 'applier.log');
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.includes(' start')).map((l) => Number(/pid=(\d+)/.exec(l)![1]));
+}
+
+function indexedCommit(root: string): string | null {
+  const res = runCg(['status', '--json'], root);
+  return res.code === 0 ? (JSON.parse(res.stdout).freshness?.indexedCommit ?? null) : null;
+}
+
+function hookedRepo(): string {
+  const root = makeRepo({ 'app.py': 'def first():\n    return 1\n' }, { commit: true });
+  expect(runCg(['index', '-q'], root).code).toBe(0);
+  const res = runCg(['hooks', 'install'], root);
+  expect(res.code, res.stderr).toBe(0);
+  return root;
+}
+
+function commitEdit(root: string, name: string): string {
+  fs.appendFileSync(path.join(root, 'app.py'), `\ndef ${name}():\n    return 2\n`);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', name);
+  return git(root, 'rev-parse', 'HEAD');
+}
+
+describe('a warm applier', () => {
+  it('applies the hooks\' records itself while it runs, and the hooks start their own applier again once it stops', async () => {
+    const root = hookedRepo();
+    const watch = spawn(process.execPath, [CG, 'watch'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(watch);
+    let stderr = '';
+    watch.stderr!.on('data', (d) => { stderr += d; });
+    const note = path.join(root, '.codegraph', WARM_APPLIER_FILE);
+    await until('the announcement', () => fs.existsSync(note) && stderr.includes('watching'));
+    expect(JSON.parse(fs.readFileSync(note, 'utf8'))).toMatchObject({ pid: watch.pid, command: 'cg watch' });
+    expect(liveWarmApplier(root)?.pid).toBe(watch.pid);
+
+    const before = applierPids(root).length;
+    const head = commitEdit(root, 'second');
+    await until('the commit applied', () => indexedCommit(root) === head);
+    // A commit that changes no file is seen by no file watcher: only the change log says HEAD moved.
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'empty');
+    const empty = git(root, 'rev-parse', 'HEAD');
+    await until('the empty commit applied', () => indexedCommit(root) === empty);
+    await until('the watcher done', () => !fs.existsSync(path.join(root, '.codegraph', 'writer.lock')) || undefined);
+    const runs = applierPids(root).slice(before);
+    expect(runs.length).toBeGreaterThan(0);
+    expect(new Set(runs), 'every apply since the commit ran in cg watch').toEqual(new Set([watch.pid]));
+    expect(runCg(['symbols', 'second'], root).stdout).toContain('app.py');
+
+    // `cg notify` leaves its record to the watcher too.
+    const notified = runCg(['notify', 'app.py', '--json'], root);
+    expect(JSON.parse(notified.stdout).applier).toBe('warm');
+
+    watch.kill('SIGTERM');
+    await new Promise((r) => watch.once('exit', r));
+    expect(fs.existsSync(note), 'the announcement is taken back').toBe(false);
+    const after = applierPids(root).length;
+    const head2 = commitEdit(root, 'third');
+    await until('the commit applied by a hook-started applier', () => indexedCommit(root) === head2);
+    expect(applierPids(root).slice(after).every((pid) => pid !== watch.pid)).toBe(true);
+  }, 120_000);
+
+  it('is not trusted once its process is gone or its announcement was not rewritten for a minute', async () => {
+    const root = hookedRepo();
+    const note = path.join(root, '.codegraph', WARM_APPLIER_FILE);
+    // A process that has exited: its pid names nobody (or, rarely, somebody else, whom the age check catches).
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    fs.writeFileSync(note, `${JSON.stringify({ pid: Number(gone.stdout), command: 'cg watch', since: new Date().toISOString() })}\n`);
+    expect(liveWarmApplier(root)).toBeNull();
+    let before = applierPids(root).length;
+    let head = commitEdit(root, 'second');
+    await until('a hook-started applier', () => indexedCommit(root) === head);
+    expect(applierPids(root).length).toBeGreaterThan(before);
+
+    // A live process (this test's), but an announcement two minutes old.
+    fs.writeFileSync(note, `${JSON.stringify({ pid: process.pid, command: 'cg watch', since: new Date().toISOString() })}\n`);
+    expect(liveWarmApplier(root)?.pid).toBe(process.pid);
+    const old = Date.now() / 1000 - 120;
+    fs.utimesSync(note, old, old);
+    expect(liveWarmApplier(root)).toBeNull();
+    before = applierPids(root).length;
+    head = commitEdit(root, 'third');
+    await until('a hook-started applier', () => indexedCommit(root) === head);
+    expect(applierPids(root).length).toBeGreaterThan(before);
+
+    // A fresh one that names a live process is trusted by the hook: the record waits in the log for it.
+    fs.writeFileSync(note, `${JSON.stringify({ pid: process.pid, command: 'cg watch', since: new Date().toISOString() })}\n`);
+    before = applierPids(root).length;
+    head = commitEdit(root, 'fourth');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(applierPids(root).length, 'no applier started for the record').toBe(before);
+    expect(indexedCommit(root)).not.toBe(head);
+    fs.writeFileSync(note, 'not json');
+    expect(liveWarmApplier(root)).toBeNull();
+  }, 120_000);
+});
