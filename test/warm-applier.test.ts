@@ -89,6 +89,33 @@ describe('a warm applier', () => {
     expect(applierPids(root).slice(after).every((pid) => pid !== watch.pid)).toBe(true);
   }, 120_000);
 
+  it('is one process: a second `cg watch` stands by while the first holds the announcement', async () => {
+    const root = hookedRepo();
+    const note = path.join(root, '.codegraph', WARM_APPLIER_FILE);
+    const start = async () => {
+      const w = spawn(process.execPath, [CG, 'watch'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+      children.push(w);
+      let err = '';
+      w.stderr!.on('data', (d) => { err += d; });
+      await until('cg watch to start', () => err.includes('watching'));
+      return w;
+    };
+    const first = await start();
+    const second = await start();
+    expect(JSON.parse(fs.readFileSync(note, 'utf8')).pid).toBe(first.pid);
+    const before = applierPids(root).length;
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'empty');
+    const head = git(root, 'rev-parse', 'HEAD');
+    await until('the commit applied', () => indexedCommit(root) === head);
+    await until('the watcher done', () => !fs.existsSync(path.join(root, '.codegraph', 'writer.lock')) || undefined);
+    expect(new Set(applierPids(root).slice(before))).toEqual(new Set([first.pid]));
+    for (const w of [second, first]) {
+      w.kill('SIGTERM');
+      await new Promise((r) => w.once('exit', r));
+    }
+    expect(fs.existsSync(note)).toBe(false);
+  }, 120_000);
+
   it('is not trusted once its process is gone or its announcement was not rewritten for a minute', async () => {
     const root = hookedRepo();
     const note = path.join(root, '.codegraph', WARM_APPLIER_FILE);

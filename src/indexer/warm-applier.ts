@@ -61,23 +61,33 @@ export interface WarmApplier {
 
 /**
  * Announces this process as the repository's warm applier and calls `onRecord` whenever the change log
- * grows (a hook or `cg notify` appended a record), so the caller applies it. `log` hears about a
- * heartbeat that could not be written (the announcement then lapses and the hooks start appliers again).
+ * grows (a hook or `cg notify` appended a record), so the caller applies it. One process holds the
+ * announcement: while another live one does (a second `cg watch`, an agent), this one stands by, checks
+ * again at each heartbeat and takes over when that one's lapses. `log` hears about a heartbeat that
+ * could not be written (the announcement then lapses and the hooks start appliers again).
  */
 export function becomeWarmApplier(root: string, command: string, onRecord: () => void, log: (line: string) => void): WarmApplier {
   const file = noteFile(root);
   const note: WarmApplierNote = { pid: process.pid, command, since: new Date().toISOString() };
-  const write = () => {
+  let holding = false;
+  const beat = () => {
+    const other = liveWarmApplier(root);
+    if (other && other.pid !== process.pid) {
+      if (holding) log(`${command}: ${other.command} (pid ${other.pid}) applies the git hooks' records now`);
+      holding = false;
+      return;
+    }
     try {
       const tmp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, `${JSON.stringify(note)}\n`);
       fs.renameSync(tmp, file);
+      holding = true;
     } catch (err) {
       log(`${command}: could not announce itself to the git hooks (${errorMessage(err)}); they start their own appliers`);
     }
   };
-  write();
-  const heartbeat = setInterval(write, HEARTBEAT_MS);
+  beat();
+  const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
   // The log's folder is watched, not the file: the first record creates it, and a watch on a file
   // follows the inode, which a truncating compaction of the log may replace.
@@ -99,7 +109,7 @@ export function becomeWarmApplier(root: string, command: string, onRecord: () =>
       const now = size();
       if (now === seen) return;
       seen = now;
-      onRecord();
+      if (holding) onRecord();
     });
     watcher.on('error', (err) => log(`${command}: stopped watching the change log: ${errorMessage(err)}`));
     watcher.unref();
