@@ -4,14 +4,15 @@
 // it, then times from the start of `git commit` until the index's indexed_commit is the new HEAD.
 //
 //   cold   no long-running applier: the post-commit hook starts `cg update --background`
-//   warm   `cg watch` runs and announced itself: the hook leaves the record to it
+//   warm   `cg watch` (or, with --applier serve, `cg serve`: it applies on a thread of its own) runs and
+//          announced itself: the hook leaves the record to it
 //
 // Each mode has its own clone; the warm clone's `cg watch` runs for the whole benchmark and applies one
 // commit before the first measured one (a watcher's first apply loads what every later one reuses).
 // Rounds alternate the two (rotating which goes first); figures are medians. Also reported: how long
 // `git commit` itself took (the hook runs inside it) and, for warm rounds, that no other process applied.
 //
-// Usage: node eval/bench-warm-applier.mjs --repo GIT_REPO [--file PATH_IN_REPO] [--rounds 7] [--label NAME]
+// Usage: node eval/bench-warm-applier.mjs --repo GIT_REPO [--file PATH_IN_REPO] [--rounds 7] [--applier watch|serve] [--label NAME]
 //          [--out eval/results/bench-warm-applier.json]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,8 @@ if (!repo) {
   process.exit(2);
 }
 const rounds = Number(opt('--rounds', '7'));
+const applier = opt('--applier', 'watch');
+if (!['watch', 'serve'].includes(applier)) throw new Error('--applier is watch or serve');
 const label = opt('--label', path.basename(path.resolve(repo)));
 const out = opt('--out', path.join(here, 'results', 'bench-warm-applier.json'));
 
@@ -73,11 +76,15 @@ async function settled(dir) {
   for (let i = 0; i < 400 && fs.existsSync(path.join(dir, '.codegraph', 'writer.lock')); i++) await sleep(25);
 }
 
-const watcher = spawn(process.execPath, [CG, 'watch'], { cwd: dirs.warm, stdio: ['ignore', 'ignore', 'pipe'] });
+const watcher = spawn(process.execPath, [CG, applier, ...(applier === 'serve' ? ['--no-warm'] : [])], { cwd: dirs.warm, stdio: ['pipe', 'ignore', 'pipe'] });
 let watchErr = '';
 watcher.stderr.on('data', (d) => { watchErr += d; });
-for (let i = 0; i < 800 && !watchErr.includes('watching'); i++) await sleep(25);
-if (!watchErr.includes('watching')) throw new Error(`cg watch did not start: ${watchErr}`);
+const note = path.join(dirs.warm, '.codegraph', 'warm-applier.json');
+const announced = () => fs.existsSync(note) && JSON.parse(fs.readFileSync(note, 'utf8')).pid === watcher.pid;
+for (let i = 0; i < 800 && !announced(); i++) await sleep(25);
+if (!announced()) throw new Error(`cg ${applier} did not announce itself: ${watchErr}`);
+const rssMiB = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${watcher.pid}/status`, 'utf8'))[1]) / 1024);
+const rssBefore = rssMiB();
 
 let n = 0;
 async function round(mode) {
@@ -106,23 +113,24 @@ for (let r = 0; r < rounds; r++) {
     const s = await round(mode);
     samples[mode].push(s);
     console.error(`round ${r + 1}/${rounds} ${mode}: fresh ${s.freshMs.toFixed(0)} ms after the commit began (commit ${s.commitMs.toFixed(0)} ms), `
-      + `${s.appliers} apply run(s)${s.byWatcher === null ? '' : s.byWatcher ? ', all in cg watch' : ', NOT all in cg watch'}`);
+      + `${s.appliers} apply run(s)${s.byWatcher === null ? '' : s.byWatcher ? `, all in cg ${applier}` : `, NOT all in cg ${applier}`}`);
   }
 }
+const rssAfter = rssMiB();
 watcher.kill('SIGTERM');
 await new Promise((r) => watcher.once('exit', r));
 const summary = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, {
   freshMs: Math.round(median(xs.map((x) => x.freshMs))), commitMs: Math.round(median(xs.map((x) => x.commitMs))),
 }]));
 const result = {
-  label, file, rounds, date: new Date().toISOString(), node: process.version, cpus: os.cpus().length,
+  label, file, rounds, applier: `cg ${applier}`, rssMiB: { beforeFirstApply: rssBefore, afterRounds: rssAfter }, date: new Date().toISOString(), node: process.version, cpus: os.cpus().length,
   loadavg: os.loadavg().map((x) => +x.toFixed(1)),
   note: 'ms from the start of `git commit` (hooks installed) until indexed_commit is the new HEAD, medians; cold: the hook starts '
-    + '`cg update --background`; warm: `cg watch` runs and the hook leaves the record to it',
+    + '`cg update --background`; warm: the applier named runs and the hook leaves the record to it; rssMiB: its resident memory',
   medianMs: summary, ratio: +(summary.warm.freshMs / summary.cold.freshMs).toFixed(2),
   allWarmAppliesInWatcher: samples.warm.every((s) => s.byWatcher),
   samplesMs: Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, xs.map((x) => Math.round(x.freshMs))])),
 };
 saveResult(out, label, result);
-console.log(JSON.stringify({ medianMs: summary, ratio: result.ratio, allWarmAppliesInWatcher: result.allWarmAppliesInWatcher }, null, 2));
+console.log(JSON.stringify({ medianMs: summary, ratio: result.ratio, allWarmAppliesInWatcher: result.allWarmAppliesInWatcher, rssMiB: result.rssMiB }, null, 2));
 fs.rmSync(scratch, { recursive: true, force: true });

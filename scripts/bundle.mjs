@@ -6,7 +6,7 @@
  * every other CLI process ~30-50 ms before any work (issue 20: start-up). esbuild does what a bundler
  * does (scope hoisting, code splitting); nothing is rewritten by hand.
  *
- * - Entry points: the CLI, `cg serve`'s fast path and the two worker threads' modules, each at the path
+ * - Entry points: the CLI, `cg serve`'s fast path and the three worker threads' modules, each at the path
  *   it has under dist/ (dist/bundle/cli/main.js, ...), so code finds its workers beside it
  *   (src/paths.ts BUILD_DIR). Commands stay lazy: each command's dynamic import becomes a chunk.
  * - Only the small pure-JavaScript packages the CLI loads at start (BUNDLED_PACKAGES) go in; every
@@ -30,7 +30,7 @@ const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'bundle');
 const quiet = process.argv.includes('--quiet');
 
-const ENTRIES = ['cli/main.js', 'mcp/entry.js', 'extract/worker.js', 'vectors/rebuild-worker.js'].map((f) => path.join(DIST, f));
+const ENTRIES = ['cli/main.js', 'mcp/entry.js', 'extract/worker.js', 'vectors/rebuild-worker.js', 'indexer/apply-worker.js'].map((f) => path.join(DIST, f));
 const BUNDLED_PACKAGES = new Set(['commander', 'picomatch', 'ignore', 'smol-toml', 'fastest-levenshtein', 'base64-js']);
 
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */

@@ -89,6 +89,37 @@ describe('a warm applier', () => {
     expect(applierPids(root).slice(after).every((pid) => pid !== watch.pid)).toBe(true);
   }, 120_000);
 
+  it('is `cg serve` too, applying on a thread of its own, and none where the configuration turned applying off', async () => {
+    const root = hookedRepo();
+    const note = path.join(root, '.codegraph', WARM_APPLIER_FILE);
+    const serve = spawn(process.execPath, [CG, 'serve', '--no-warm'], { cwd: root, stdio: ['pipe', 'ignore', 'pipe'] });
+    children.push(serve);
+    let stderr = '';
+    serve.stderr!.on('data', (d) => { stderr += d; });
+    await until('the announcement', () => fs.existsSync(note) && JSON.parse(fs.readFileSync(note, 'utf8')).pid === serve.pid);
+    expect(JSON.parse(fs.readFileSync(note, 'utf8')).command).toBe('cg serve');
+    const before = applierPids(root).length;
+    const head = commitEdit(root, 'second');
+    await until('the commit applied', () => indexedCommit(root) === head);
+    await until('the server saying so', () => /applied the hooks' changes \(1 files\); generation \d+/.test(stderr));
+    expect(new Set(applierPids(root).slice(before)), 'applied in the server (its thread has its pid)').toEqual(new Set([serve.pid]));
+    serve.stdin!.end();
+    await new Promise((r) => serve.once('exit', r));
+    expect(fs.existsSync(note), 'the announcement is taken back').toBe(false);
+
+    // hooks.autoApply off: `cg update` applies, so the server does not either.
+    fs.writeFileSync(path.join(root, 'cg.config.json'), '{"hooks": {"autoApply": false}}\n');
+    runCg(['update', '-q'], root);
+    const quiet = spawn(process.execPath, [CG, 'serve', '--no-warm'], { cwd: root, stdio: ['pipe', 'ignore', 'pipe'] });
+    children.push(quiet);
+    let err2 = '';
+    quiet.stderr!.on('data', (d) => { err2 += d; });
+    await until('the server to say why it does not apply', () => err2.includes('hooks.autoApply is false'));
+    expect(fs.existsSync(note)).toBe(false);
+    quiet.stdin!.end();
+    await new Promise((r) => quiet.once('exit', r));
+  }, 120_000);
+
   it('is one process: a second `cg watch` stands by while the first holds the announcement', async () => {
     const root = hookedRepo();
     const note = path.join(root, '.codegraph', WARM_APPLIER_FILE);

@@ -204,14 +204,55 @@ export async function serveStdio(root: string, opts: { warm?: boolean; idleRelea
   process.stderr.write(`cg serve: serving ${root} over stdio (cg ${CG_VERSION})\n`);
   // A missing index is restored or built in the background: the client is answered meanwhile.
   const ready = keeper.start();
+  // Then the server is the repository's warm applier: the git hooks leave their records to it, and it
+  // applies them on a thread of its own (src/indexer/apply-thread.ts), answering meanwhile.
+  let applier: { stop(): Promise<void> } | null = null;
+  let stopping = false;
+  void ready.then(() => (stopping ? null : startWarmApplier(root, log))).then((a) => {
+    applier = a;
+    if (stopping) void a?.stop();
+  });
   // The idle clock starts once the warm-up has loaded what it releases, or at the first request.
   if (opts.warm !== false) setImmediate(() => void ready.then(() => warmUp(root)).then(() => idle.touch()));
   await done;
+  stopping = true;
+  await (applier as { stop(): Promise<void> } | null)?.stop();
   await server.close().catch(() => undefined);
   // A signal can arrive while stdin is still open, which would keep the process alive.
   process.stdin.destroy();
   process.exitCode ??= 0;
   setImmediate(() => process.exit());
+}
+
+/**
+ * Announces the server as the repository's warm applier (src/indexer/warm-applier.ts) once it has an
+ * index, unless the configuration turned automatic applying off (`hooks.autoApply: false`: then
+ * `cg update` applies, as the hooks would leave it). Null when it does not.
+ */
+async function startWarmApplier(root: string, log: (line: string) => void): Promise<{ stop(): Promise<void> } | null> {
+  try {
+    const [{ loadConfig }, { becomeWarmApplier }, { ApplyThread }, { currentDbPath }] = await Promise.all([
+      import('../config/config.js'), import('../indexer/warm-applier.js'), import('../indexer/apply-thread.js'), import('../store/db.js')]);
+    if (!currentDbPath(root)) return null;
+    if (!loadConfig(root).hooks.autoApply) {
+      log('cg serve: not applying the git hooks\' records: hooks.autoApply is false (`cg update` applies them)');
+      return null;
+    }
+    const thread = new ApplyThread(root, (r) => {
+      if (!r.ok) log(`cg serve: applying the hooks' changes failed: ${r.error}`);
+      else if (r.mode && r.mode !== 'none') log(`cg serve: applied the hooks' changes (${r.files} files); generation ${r.generation} (${r.durationMs} ms)`);
+    });
+    const warm = becomeWarmApplier(root, 'cg serve', () => thread.kick(), log);
+    return {
+      async stop() {
+        warm.stop();
+        await thread.close();
+      },
+    };
+  } catch (err) {
+    log(`cg serve: not applying the hooks' changes itself: ${(err as Error).message}`);
+    return null;
+  }
 }
 
 /**
