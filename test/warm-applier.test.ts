@@ -62,6 +62,9 @@ describe('a warm applier', () => {
     await until('the announcement', () => fs.existsSync(note) && stderr.includes('watching'));
     expect(JSON.parse(fs.readFileSync(note, 'utf8'))).toMatchObject({ pid: watch.pid, command: 'cg watch' });
     expect(liveWarmApplier(root)?.pid).toBe(watch.pid);
+    const status = runCg(['hooks', 'status', '--json'], root);
+    expect(JSON.parse(status.stdout).warmApplier).toMatchObject({ pid: watch.pid, command: 'cg watch' });
+    expect(runCg(['hooks', 'status'], root).stdout).toContain(`applied by cg watch (pid ${watch.pid}), warm`);
 
     const before = applierPids(root).length;
     const head = commitEdit(root, 'second');
@@ -83,6 +86,7 @@ describe('a warm applier', () => {
     watch.kill('SIGTERM');
     await new Promise((r) => watch.once('exit', r));
     expect(fs.existsSync(note), 'the announcement is taken back').toBe(false);
+    expect(JSON.parse(runCg(['hooks', 'status', '--json'], root).stdout).warmApplier).toBeNull();
     const after = applierPids(root).length;
     const head2 = commitEdit(root, 'third');
     await until('the commit applied by a hook-started applier', () => indexedCommit(root) === head2);
