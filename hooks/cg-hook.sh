@@ -61,8 +61,8 @@ sync "$log" 2>/dev/null || sync
 config="$PWD/cg.config.json"
 [ -f "$config" ] || config="$cgdir/config.json"
 if [ -f "$config" ] && grep -q '"autoApply"[[:space:]]*:[[:space:]]*false' "$config" 2>/dev/null; then exit 0; fi
-# A long-running applier (`cg watch`, `cg agent`) that announced itself applies the record as soon as it is
-# written, warm, so none is started here (src/indexer/warm-applier.ts). Only while its announcement is
+# A long-running applier (`cg serve`, `cg watch`, `cg agent`) that announced itself applies the record as
+# soon as it is written, warm, so none is started here (src/indexer/warm-applier.ts). Only while its announcement is
 # under a minute old (it rewrites it every 15 s) and its process is alive.
 warm="$cgdir/warm-applier.json"
 if [ -f "$warm" ] && [ -n "$(find "$warm" -mmin -1 2>/dev/null)" ]; then

@@ -14,8 +14,8 @@
  *   run time (web-tree-sitter's .wasm, piscina's worker), large lazy loads (the MCP SDK, unpdf, tar),
  *   UMD builds a bundler cannot follow (jsonc-parser), CommonJS that cg imports dynamically (yaml: a
  *   bundled `import()` of CommonJS yields only `default`, where Node also gives the named exports),
- *   and zod, whose schemas the external MCP SDK must see from its own copy. Bundled CommonJS calls `require`, which an ES module lacks: the banner
- *   makes one.
+ *   and zod, whose schemas the external MCP SDK must see from its own copy. Bundled CommonJS calls
+ *   `require`, which an ES module lacks: the banner makes one.
  * - `__CG_BUNDLE__` is defined, so the code knows where it runs from (src/paths.ts).
  *
  * Usage: node scripts/bundle.mjs [--quiet]   (run by `npm run build` after tsc)

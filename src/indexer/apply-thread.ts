@@ -70,6 +70,11 @@ export class ApplyThread {
       if (this.running) {
         this.running = false;
         this.settled?.();
+        // A kick that came while the ended thread applied starts the next one.
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
       }
     });
     this.worker = worker;

@@ -97,7 +97,7 @@ export function recordSaves(root: string, paths: string[]): void {
 
 /**
  * Starts `cg update --background` detached, as the git hooks do, unless the user turned it off or a
- * warm applier (`cg watch`, `cg agent`) is there to apply the record (src/indexer/warm-applier.ts).
+ * warm applier (`cg serve`, `cg watch`, `cg agent`) is there to apply the record (src/indexer/warm-applier.ts).
  */
 export function startBackgroundApplier(root: string): 'started' | 'off' | 'warm' {
   if (!loadConfig(root).hooks.autoApply) return 'off';

@@ -5,11 +5,11 @@ import { LOG_RELATIVE } from '../changes/log.js';
 import { errorMessage } from '../errors.js';
 
 /**
- * A long-running process that applies changes (`cg watch`, `cg agent`) announces itself to the git hooks
- * and `cg notify`, so they leave the change-log record to it instead of starting a cold `cg update` each:
- * a warm process applies a one-file change in ~0.1 s where a new process pays Node's start, cg's modules
- * and the grammars' compilation (~0.4-0.6 s) before the same work, and two appliers would only take
- * turns at the writer lock. The announcement is a file, `.codegraph/warm-applier.json` ({pid, command,
+ * A long-running process that applies changes (`cg serve`, `cg watch`, `cg agent`) announces itself to
+ * the git hooks and `cg notify`, so they leave the change-log record to it instead of starting a cold
+ * `cg update` each: a warm process applies a one-file change in ~0.1-0.2 s where a new process pays
+ * Node's start, cg's modules and the grammars' compilation (~0.4-0.6 s) before the same work, and two
+ * appliers would only take turns at the writer lock. The announcement is a file, `.codegraph/warm-applier.json` ({pid, command,
  * since}), rewritten every HEARTBEAT_MS and removed when the process stops. A reader trusts it only
  * while it is fresh (written within STALE_MS) and its process is alive, so a warm applier that was
  * killed stops counting within a minute even if its pid is reused; the record it missed stays in the

@@ -101,7 +101,7 @@ export function registerNotify(program: Command): void {
       db.close();
       emit(opts, { recorded: paths.length, paths, applier, freshness }, (r) =>
         `Recorded ${plural(r.recorded, 'path')}${r.applier === 'started' ? '; applying in the background'
-          : r.applier === 'warm' ? '; the running `cg watch` or `cg agent` applies it' : '; run `cg update` to apply'}.`
+          : r.applier === 'warm' ? '; the running `cg serve`, `cg watch` or `cg agent` applies it' : '; run `cg update` to apply'}.`
         + `\n${freshnessLine(freshness)}`);
     });
 }
