@@ -9,11 +9,11 @@ import { errorMessage } from '../errors.js';
  * the git hooks and `cg notify`, so they leave the change-log record to it instead of starting a cold
  * `cg update` each: a warm process applies a one-file change in ~0.1-0.2 s where a new process pays
  * Node's start, cg's modules and the grammars' compilation (~0.4-0.6 s) before the same work, and two
- * appliers would only take turns at the writer lock. The announcement is a file, `.codegraph/warm-applier.json` ({pid, command,
- * since}), rewritten every HEARTBEAT_MS and removed when the process stops. A reader trusts it only
- * while it is fresh (written within STALE_MS) and its process is alive, so a warm applier that was
- * killed stops counting within a minute even if its pid is reused; the record it missed stays in the
- * change log (durable, applied by whoever applies next).
+ * appliers would only take turns at the writer lock. The announcement is a file,
+ * `.codegraph/warm-applier.json` ({pid, command, since}), rewritten every HEARTBEAT_MS and removed when
+ * the process stops. A reader trusts it only while it is fresh (written within STALE_MS) and its process
+ * is alive, so a warm applier that was killed stops counting within a minute even if its pid is reused;
+ * the record it missed stays in the change log (durable, applied by whoever applies next).
  */
 export const WARM_APPLIER_FILE = 'warm-applier.json';
 const HEARTBEAT_MS = 15_000;
@@ -90,7 +90,7 @@ export function becomeWarmApplier(root: string, command: string, onRecord: () =>
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
   // The log's folder is watched, not the file: the first record creates it, and a watch on a file
-  // follows the inode, which a truncating compaction of the log may replace.
+  // follows its inode, which a file put in its place would leave behind.
   const logFile = path.join(root, LOG_RELATIVE);
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const size = () => {
@@ -100,7 +100,7 @@ export function becomeWarmApplier(root: string, command: string, onRecord: () =>
       return 0;
     }
   };
-  // Growth past what this process appended itself is another writer's record (a compaction shrinks it).
+  // Growth past what this process appended itself is another writer's record.
   let seen = size();
   let watcher: fs.FSWatcher | null = null;
   try {
