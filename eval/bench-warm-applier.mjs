@@ -6,13 +6,16 @@
 //   cold   no long-running applier: the post-commit hook starts `cg update --background`
 //   warm   `cg watch` (or, with --applier serve, `cg serve`: it applies on a thread of its own) runs and
 //          announced itself: the hook leaves the record to it
+//   optave with --optave BIN: @optave/codegraph's incremental `codegraph build`, run right after the
+//          commit (it has no hook of its own; what its users run, or a hook would), in a third clone
 //
 // Each mode has its own clone; the warm clone's `cg watch` runs for the whole benchmark and applies one
 // commit before the first measured one (a watcher's first apply loads what every later one reuses).
 // Rounds alternate the two (rotating which goes first); figures are medians. Also reported: how long
 // `git commit` itself took (the hook runs inside it) and, for warm rounds, that no other process applied.
 //
-// Usage: node eval/bench-warm-applier.mjs --repo GIT_REPO [--file PATH_IN_REPO] [--rounds 7] [--applier watch|serve] [--label NAME]
+// Usage: node eval/bench-warm-applier.mjs --repo GIT_REPO [--file PATH_IN_REPO] [--rounds 7] [--applier watch|serve]
+//          [--optave CODEGRAPH_BIN] [--label NAME]
 //          [--out eval/results/bench-warm-applier.json]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,6 +39,8 @@ if (!repo) {
 const rounds = Number(opt('--rounds', '7'));
 const applier = opt('--applier', 'watch');
 if (!['watch', 'serve'].includes(applier)) throw new Error('--applier is watch or serve');
+const optave = opt('--optave') ? path.resolve(opt('--optave')) : null;
+const MODES = optave ? ['cold', 'warm', 'optave'] : ['cold', 'warm'];
 const label = opt('--label', path.basename(path.resolve(repo)));
 const out = opt('--out', path.join(here, 'results', 'bench-warm-applier.json'));
 
@@ -46,12 +51,16 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-bench-warm-'));
 const dirs = {};
-for (const mode of ['cold', 'warm']) {
+for (const mode of MODES) {
   const dir = path.join(scratch, mode);
   git(scratch, 'clone', '-q', '--shared', path.resolve(repo), dir);
   git(dir, 'status', '--porcelain');
-  cg(dir, 'index', '-q');
-  cg(dir, 'hooks', 'install');
+  if (mode === 'optave') {
+    execFileSync(optave, ['build'], { cwd: dir, stdio: 'ignore' });
+  } else {
+    cg(dir, 'index', '-q');
+    cg(dir, 'hooks', 'install');
+  }
   dirs[mode] = dir;
 }
 const file = opt('--file') ?? git(dirs.cold, 'ls-files').split('\n').find((f) => /\.(py|ts|go)$/.test(f));
@@ -95,6 +104,10 @@ async function round(mode) {
   const t0 = performance.now();
   git(dir, 'commit', '-qam', `bench ${n}`);
   const commitMs = performance.now() - t0;
+  if (mode === 'optave') {
+    execFileSync(optave, ['build'], { cwd: dir, stdio: 'ignore' });
+    return { freshMs: performance.now() - t0, commitMs, appliers: 1, byWatcher: null };
+  }
   const head = git(dir, 'rev-parse', 'HEAD');
   while (indexedCommit(dir) !== head) {
     if (performance.now() - t0 > 120_000) throw new Error(`${mode}: the commit was not applied within 120 s`);
@@ -107,9 +120,9 @@ async function round(mode) {
 }
 
 await round('warm'); // the watcher's first apply, not measured
-const samples = { cold: [], warm: [] };
+const samples = Object.fromEntries(MODES.map((m) => [m, []]));
 for (let r = 0; r < rounds; r++) {
-  for (const mode of r % 2 ? ['warm', 'cold'] : ['cold', 'warm']) {
+  for (const mode of MODES.map((_, i) => MODES[(i + r) % MODES.length])) {
     const s = await round(mode);
     samples[mode].push(s);
     console.error(`round ${r + 1}/${rounds} ${mode}: fresh ${s.freshMs.toFixed(0)} ms after the commit began (commit ${s.commitMs.toFixed(0)} ms), `
@@ -126,11 +139,13 @@ const result = {
   label, file, rounds, applier: `cg ${applier}`, rssMiB: { beforeFirstApply: rssBefore, afterRounds: rssAfter }, date: new Date().toISOString(), node: process.version, cpus: os.cpus().length,
   loadavg: os.loadavg().map((x) => +x.toFixed(1)),
   note: 'ms from the start of `git commit` (hooks installed) until indexed_commit is the new HEAD, medians; cold: the hook starts '
-    + '`cg update --background`; warm: the applier named runs and the hook leaves the record to it; rssMiB: its resident memory',
+    + '`cg update --background`; warm: the applier named runs and the hook leaves the record to it; rssMiB: its resident memory; '
+    + 'optave: the commit, then `codegraph build` (incremental) in the same clone, timed together',
   medianMs: summary, ratio: +(summary.warm.freshMs / summary.cold.freshMs).toFixed(2),
+  ...(optave ? { ratioToOptave: { cold: +(summary.cold.freshMs / summary.optave.freshMs).toFixed(2), warm: +(summary.warm.freshMs / summary.optave.freshMs).toFixed(2) } } : {}),
   allWarmAppliesInWatcher: samples.warm.every((s) => s.byWatcher),
   samplesMs: Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, xs.map((x) => Math.round(x.freshMs))])),
 };
 saveResult(out, label, result);
-console.log(JSON.stringify({ medianMs: summary, ratio: result.ratio, allWarmAppliesInWatcher: result.allWarmAppliesInWatcher, rssMiB: result.rssMiB }, null, 2));
+console.log(JSON.stringify({ medianMs: summary, ratio: result.ratio, ratioToOptave: result.ratioToOptave, allWarmAppliesInWatcher: result.allWarmAppliesInWatcher, rssMiB: result.rssMiB }, null, 2));
 fs.rmSync(scratch, { recursive: true, force: true });
