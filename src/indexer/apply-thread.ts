@@ -12,7 +12,7 @@ const IDLE_MS = 300_000;
 export interface ApplyReply {
   ok: boolean;
   error?: string;
-  /** The last round's mode, generation, files and time (no round: another writer was applying). */
+  /** The last applying round's mode and generation, the files of all rounds and their time (no round: another writer was applying). */
   mode?: string;
   generation?: number;
   files?: number;
