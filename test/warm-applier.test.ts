@@ -2,8 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { liveWarmApplier, WARM_APPLIER_FILE } from '../src/indexer/warm-applier.js';
-import { CG, git, makeRepo, runCg } from './helpers.js';
+import { buildIndex } from '../src/indexer/build.js';
+import { currentDbPath } from '../src/store/db.js';
+import { dumpIndex } from '../src/store/dump.js';
+import { CG, git, makeRepo, runCg, tempDir } from './helpers.js';
 
 // Promise: a long-running applier (`cg watch`) that announced itself gets the git hooks' records, and
 // applies them warm, with no `cg update` process started for them; an announcement that lapsed (its
@@ -34,6 +38,15 @@ function applierPids(root: string): number[] {
 function indexedCommit(root: string): string | null {
   const res = runCg(['status', '--json'], root);
   return res.code === 0 ? (JSON.parse(res.stdout).freshness?.indexedCommit ?? null) : null;
+}
+
+function dumpOf(root: string): string {
+  const db = new Database(currentDbPath(root)!, { readonly: true });
+  try {
+    return JSON.stringify(dumpIndex(db));
+  } finally {
+    db.close();
+  }
 }
 
 function hookedRepo(): string {
@@ -123,6 +136,35 @@ describe('a warm applier', () => {
     quiet.stdin!.end();
     await new Promise((r) => quiet.once('exit', r));
   }, 120_000);
+
+  it('loses no record of 30 rapid commits (edits, new classes on new bases, removals): `cg serve` ends where a fresh build is', async () => {
+    const root = hookedRepo();
+    const serve = spawn(process.execPath, [CG, 'serve', '--no-warm'], { cwd: root, stdio: ['pipe', 'ignore', 'ignore'] });
+    children.push(serve);
+    const note = path.join(root, '.codegraph', WARM_APPLIER_FILE);
+    await until('the announcement', () => fs.existsSync(note) && JSON.parse(fs.readFileSync(note, 'utf8')).pid === serve.pid);
+    fs.mkdirSync(path.join(root, 'pkg'));
+    for (let i = 0; i < 30; i++) {
+      fs.appendFileSync(path.join(root, 'pkg', `m${i % 7}.py`), `\n\ndef f${i}(x):\n    return f${(i + 1) % 30}(x) + ${i}\n\n`
+        + `class C${i}${i ? `(C${i - 1})` : ''}:\n    def m(self):\n        return f${i}(1)\n`);
+      if (i % 5 === 4) fs.rmSync(path.join(root, 'pkg', `m${(i + 3) % 7}.py`), { force: true });
+      git(root, 'add', '-A');
+      git(root, 'commit', '-q', '--allow-empty', '-m', `c${i}`);
+    }
+    const head = git(root, 'rev-parse', 'HEAD');
+    await until('every commit applied', () => {
+      const f = JSON.parse(runCg(['status', '--json'], root).stdout).freshness;
+      return f.indexedCommit === head && f.pendingChanges === 0;
+    });
+    await until('the applier done', () => !fs.existsSync(path.join(root, '.codegraph', 'writer.lock')) || undefined);
+    expect(new Set(applierPids(root).slice(1)), 'every apply after the first index ran in the server').toEqual(new Set([serve.pid]));
+    const copy = path.join(tempDir('cg-fresh-'), 'repo');
+    fs.cpSync(root, copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}.codegraph`) });
+    await buildIndex(copy);
+    expect(dumpOf(root)).toBe(dumpOf(copy));
+    serve.stdin!.end();
+    await new Promise((r) => serve.once('exit', r));
+  }, 180_000);
 
   it('is one process: a second `cg watch` stands by while the first holds the announcement', async () => {
     const root = hookedRepo();
