@@ -170,6 +170,8 @@ describe('Claude Code hooks', () => {
     const s = JSON.parse(fs.readFileSync(settings, 'utf8'));
     expect(s.hooks.PreToolUse.map((g: any) => g.matcher)).toEqual(['Bash', 'Grep|Glob']);
     expect(s.hooks.SessionStart[0].hooks[0].command).toContain('cg hook session-start');
+    expect(s.hooks.PostToolUse.map((g: any) => [g.matcher, g.hooks[0].command])).toEqual([['Edit|MultiEdit|Write|NotebookEdit',
+      'command -v cg >/dev/null 2>&1 && cg hook post-edit || true']]);
     expect(install({ client: 'claude', scope: 'project', root, hooks: true }).changes.every((c) => c.action === 'unchanged')).toBe(true);
     uninstall({ client: 'claude', scope: 'project', root });
     expect(fs.readFileSync(settings, 'utf8')).toBe(original);
@@ -204,9 +206,29 @@ describe('Claude Code hooks', () => {
       expect(ctx).toMatch(/shop\/service\.py:31\s+function create_product/);
     });
 
+    it('post-edit records the file the agent edited, and the index follows it before any commit', async () => {
+      const file = path.join(root, 'shop', 'edited_by_agent.py');
+      fs.writeFileSync(file, 'def written_by_the_agent():\n    return 1\n');
+      const r = hook('post-edit', { hook_event_name: 'PostToolUse', cwd: root, tool_name: 'Write', tool_input: { file_path: file, content: '' } }, root);
+      expect([r.status, r.stdout, r.stderr]).toEqual([0, '', '']);
+      expect(fs.readFileSync(path.join(root, '.codegraph', 'wal', 'changes.log'), 'utf8')).toContain('"paths":["shop/edited_by_agent.py"]');
+      // The background applier it started (no warm applier runs here) applies the record.
+      const end = Date.now() + 60_000;
+      while (!runCg(['symbols', 'written_by_the_agent'], root).stdout.includes('shop/edited_by_agent.py')) {
+        if (Date.now() > end) throw new Error('the edit never reached the index');
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      // A file outside the repository is not recorded.
+      const before = fs.readFileSync(path.join(root, '.codegraph', 'wal', 'changes.log'), 'utf8');
+      const outside = hook('post-edit', { cwd: root, tool_input: { file_path: path.join(tempDir('cg-elsewhere-'), 'a.py') } }, root);
+      expect([outside.status, outside.stdout]).toEqual([0, '']);
+      expect(fs.readFileSync(path.join(root, '.codegraph', 'wal', 'changes.log'), 'utf8')).toBe(before);
+    });
+
     it('prints nothing and exits 0 without an index or with bad input', () => {
       const bare = makeRepo({ 'x.py': 'pass\n' }, { git: true });
-      for (const [event, input] of [['session-start', { cwd: bare }], ['pre-search', 'not json']] as const) {
+      for (const [event, input] of [['session-start', { cwd: bare }], ['pre-search', 'not json'], ['post-edit', 'not json'],
+        ['post-edit', { cwd: bare, tool_input: { file_path: path.join(bare, 'x.py') } }]] as const) {
         const r = spawnSync(process.execPath, [CG, 'hook', event], { cwd: bare, input: typeof input === 'string' ? input : JSON.stringify(input), encoding: 'utf8' });
         expect([r.status, r.stdout]).toEqual([0, '']);
       }

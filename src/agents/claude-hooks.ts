@@ -6,11 +6,14 @@ import { runQuery } from '../retrieve/query.js';
 /**
  * Claude Code hooks (`cg install claude --hooks`): at session start the repository map goes into the
  * agent's context; before its Grep and Glob tools run, cg's answer for the same words joins the
- * context (the search itself still runs: the hook never blocks or rewrites it). Each hook command is
- * guarded so that a teammate without cg, or a repository without an index, sees nothing at all.
+ * context (the search itself still runs: the hook never blocks or rewrites it); after it edits or
+ * writes a file, the file is recorded as saved, as an editor's `cg notify` does, so the index follows
+ * the agent's own edits before any commit (applied by the running `cg serve` when there is one). Each
+ * hook command is guarded so that a teammate without cg, or a repository without an index, sees
+ * nothing at all.
  */
 export interface HookDecl {
-  event: 'SessionStart' | 'PreToolUse';
+  event: 'SessionStart' | 'PreToolUse' | 'PostToolUse';
   /** The matcher group for Claude Code's settings.json, for a given way to run cg. */
   group(cg: string): Record<string, unknown>;
 }
@@ -21,12 +24,13 @@ const guarded = (cg: string, sub: string) =>
 export const CLAUDE_HOOKS: HookDecl[] = [
   { event: 'SessionStart', group: (cg) => ({ matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: guarded(cg, 'session-start'), timeout: 20 }] }) },
   { event: 'PreToolUse', group: (cg) => ({ matcher: 'Grep|Glob', hooks: [{ type: 'command', command: guarded(cg, 'pre-search'), timeout: 10 }] }) },
+  { event: 'PostToolUse', group: (cg) => ({ matcher: 'Edit|MultiEdit|Write|NotebookEdit', hooks: [{ type: 'command', command: guarded(cg, 'post-edit'), timeout: 10 }] }) },
 ];
 
-/** A matcher group cg wrote: one of its commands runs `… hook session-start|pre-search`. */
+/** A matcher group cg wrote: one of its commands runs `… hook session-start|pre-search|post-edit`. */
 export function isCgHook(group: unknown): boolean {
   const hooks = (group as { hooks?: { command?: unknown }[] } | null)?.hooks;
-  return Array.isArray(hooks) && hooks.some((h) => typeof h?.command === 'string' && /\bhook (session-start|pre-search)\b/.test(h.command));
+  return Array.isArray(hooks) && hooks.some((h) => typeof h?.command === 'string' && /\bhook (session-start|pre-search|post-edit)\b/.test(h.command));
 }
 
 export const SESSION_MAP_BUDGET = 1500;
