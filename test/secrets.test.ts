@@ -337,7 +337,7 @@ describe('no way around the choke point', () => {
     'src/repo/vendored.ts', // a file's first bytes, for a generated-code header; nothing of it is kept
     'src/extract/documents/view.ts', // a PDF's text as cg kept it (scrubbed by SourceReader when shown)
     'src/registry/manifest.ts', // a collection manifest the user names
-    'src/agents/install.ts', 'src/agents/records.ts', 'src/cli/commands/install-cmd.ts', // agent clients' config files, cg's records, stdin
+    'src/agents/install.ts', 'src/agents/records.ts', 'src/cli/commands/hook-cmd.ts', // agent clients' config files, cg's records, a hook's stdin
     'src/check/base.ts', 'src/check/config.ts', // the configuration
     'src/view/server.ts', // the web page's own assets
     'src/changes/log.ts', 'src/snapshot/archive.ts', 'src/snapshot/verify.ts', // cg's change log, a snapshot's archive and manifest
@@ -346,7 +346,7 @@ describe('no way around the choke point', () => {
     'src/vectors/delta.ts', // cg's own vector deltas beside the database (ids and numbers)
     'src/indexer/warm-applier.ts', // cg's own .codegraph/warm-applier.json (a pid, a command name, a time)
     'src/retrieve/bpe-table.ts', 'src/retrieve/tokens.ts', // the cl100k table cg ships (vendor/cl100k/)
-    'src/cli/commands/signals.ts', 'src/cli/commands/update-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
+    'src/cli/commands/signals.ts', 'src/cli/commands/notify-cmd.ts', 'src/cli/commands/impact-cmd.ts', // the user's own input
   ]);
 
   it('only the scrubbing reader and non-source readers call fs.readFile*', () => {

@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { loadConfig } from '../config/config.js';
 import { CgError } from '../errors.js';
-import { appendRecord, pendingRecords, type ChangeRecord } from '../changes/log.js';
-import { PACKAGE_ROOT } from '../paths.js';
+import { pendingRecords } from '../changes/log.js';
 import fs from 'node:fs';
 import { CG_DIR } from '../paths.js';
 import { errorMessage } from '../errors.js';
@@ -12,7 +9,6 @@ import { buildIndex, type BuildProgress, type BuildSummary } from './build.js';
 import { openReader } from '../store/db.js';
 import { indexStatus } from '../store/status.js';
 import { acquireWriterLock } from './lock.js';
-import { liveWarmApplier } from './warm-applier.js';
 
 export interface UpdateResult {
   /** One summary per round: a round repeats while records keep arriving during the previous one. */
@@ -89,25 +85,9 @@ function logApplier(root: string, what: string): void {
   fs.appendFileSync(file, `${new Date().toISOString()} pid=${process.pid} ${what}\n`);
 }
 
-/** Records saved paths (`cg notify`, `cg watch`) in the change log. */
-export function recordSaves(root: string, paths: string[]): void {
-  const record: ChangeRecord = { v: 1, event: 'save', paths, at: Math.floor(Date.now() / 1000) };
-  appendRecord(root, record);
-}
-
-/**
- * Starts `cg update --background` detached, as the git hooks do, unless the user turned it off or a
- * warm applier (`cg serve`, `cg watch`, `cg agent`) is there to apply the record (src/indexer/warm-applier.ts).
- */
-export function startBackgroundApplier(root: string): 'started' | 'off' | 'warm' {
-  if (!loadConfig(root).hooks.autoApply) return 'off';
-  if (liveWarmApplier(root)) return 'warm';
-  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'cg.js'), 'update', '--background'], {
-    cwd: root, detached: true, stdio: 'ignore',
-  });
-  child.unref();
-  return 'started';
-}
+// Where a change is recorded and its applier started: a module of its own, which the agent's
+// post-edit hook loads without the indexer.
+export { recordSaves, startBackgroundApplier } from './notify.js';
 
 export interface IndexResult extends Omit<BuildSummary, 'phasesMs' | 'vectors' | 'extraction'> {
   /** What was embedded (null when nothing was: no symbol text changed). */

@@ -1,14 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { CLIENT_IDS, SCOPES, clientDecls, isClient, type ClientId, type Scope } from '../../agents/clients.js';
 import { displayPath, install, uninstall, type InstallResult } from '../../agents/install.js';
 import { findRoot } from '../../repo/root.js';
 import { DEFAULT_TOOLSETS, parseToolsets } from '../../mcp/registry.js';
 import { emit } from '../output.js';
-import { examples, usageError } from '../args.js';
-import { openIndex } from '../repo.js';
-import { CG_DIR } from '../../paths.js';
+import { usageError } from '../args.js';
 
 interface InstallCliOpts { scope?: string; repo?: string; toolsets: string; hooks?: boolean; absolute?: boolean; dryRun?: boolean; json?: boolean }
 
@@ -54,17 +50,6 @@ export function registerInstall(program: Command): void {
       const res = uninstall({ ...r, dryRun: opts.dryRun });
       emit(opts, res, (x) => render(x, r.root));
     });
-  program.command('hook')
-    .description('run by the agent hooks `cg install claude --hooks` writes: reads the hook\'s JSON on stdin, prints context for the agent '
-      + 'or records the file it edited (never fails the agent)')
-    .argument('<event>', 'session-start | pre-search | post-edit')
-    .option('--repo <dir>', 'repository (default: the hook\'s cwd, or the current directory)')
-    .addHelpText('after', examples(["echo '{\"cwd\": \".\"}' | cg hook session-start"]))
-    .action(async (event: string, opts: { repo?: string }) => {
-      if (event === 'post-edit') return runPostEdit(opts.repo);
-      if (event !== 'session-start' && event !== 'pre-search') throw usageError(`Unknown hook "${event}"`, 'Use session-start, pre-search or post-edit.');
-      await runHook(event, opts.repo);
-    });
 }
 
 function render(r: InstallResult, root: string): string {
@@ -74,63 +59,4 @@ function render(r: InstallResult, root: string): string {
   if (r.dryRun) for (const c of r.changes.filter((x) => x.action !== 'unchanged')) out.push('', `--- ${displayPath(c.file, root)} would become:`, c.text ?? '(deleted)');
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
-}
-
-/**
- * After the agent's Edit, MultiEdit, Write or NotebookEdit: the file is recorded as saved in its
- * repository's change log and applied as `cg notify` applies it (by the running `cg serve`, `cg watch`
- * or `cg agent` when one announced itself, else by a background applier). Silent, and never a failure:
- * a file outside a repository with an index, or bad input, records nothing.
- */
-async function runPostEdit(repo?: string): Promise<void> {
-  try {
-    const input = JSON.parse(fs.readFileSync(0, 'utf8')) as { cwd?: string; tool_input?: { file_path?: unknown; notebook_path?: unknown } };
-    const file = input.tool_input?.file_path ?? input.tool_input?.notebook_path;
-    if (typeof file !== 'string' || !file) return;
-    const abs = path.resolve(input.cwd ?? process.cwd(), file);
-    const root = findRoot(repo ?? path.dirname(abs));
-    const rel = path.relative(root, abs).split(path.sep).join('/');
-    if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || !fs.existsSync(path.join(root, CG_DIR))) return;
-    const { leadsOutside } = await import('../../repo/contained.js');
-    if (leadsOutside(root, rel)) return;
-    const { recordSaves, startBackgroundApplier } = await import('../../indexer/update.js');
-    recordSaves(root, [rel]);
-    startBackgroundApplier(root);
-  } catch {
-    // the agent goes on; the next commit's hook or `cg update` catches the file up
-  }
-}
-
-/**
- * A hook never breaks the agent: with no index, bad input or any failure it prints nothing and exits
- * 0 (Claude Code shows a failing hook's stderr to the user on every call).
- */
-async function runHook(event: 'session-start' | 'pre-search', repo?: string): Promise<void> {
-  let input: { cwd?: string; tool_name?: string; tool_input?: { pattern?: string } } = {};
-  try {
-    const raw = fs.readFileSync(0, 'utf8');
-    if (raw.trim()) input = JSON.parse(raw);
-  } catch {
-    // no or bad stdin: nothing to go on but the directory
-  }
-  let opened;
-  try {
-    opened = openIndex(repo ?? input.cwd ?? process.cwd());
-  } catch {
-    return;
-  }
-  const { root, db } = opened;
-  try {
-    const { sessionStartContext, preSearchContext } = await import('../../agents/claude-hooks.js');
-    const text = event === 'session-start'
-      ? await sessionStartContext(db)
-      : input.tool_input?.pattern ? await preSearchContext(db, root, input.tool_name ?? 'Grep', input.tool_input.pattern) : null;
-    if (text) {
-      process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: event === 'session-start' ? 'SessionStart' : 'PreToolUse', additionalContext: text } })}\n`);
-    }
-  } catch {
-    // the agent goes on without cg's context
-  } finally {
-    db.close();
-  }
 }
