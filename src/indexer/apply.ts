@@ -15,12 +15,12 @@ import { fileHash } from '../extract/process.js';
 import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress } from './build.js';
 import { extractAll, type ExtractionPool } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
-import { boilerplateMeta, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
+import { boilerplateMetaLater, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
 import { RANK_TOLERANCE, rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
 import type { EdgeRow } from '../store/writer.js';
 import { currentDbPath } from '../store/db.js';
-import { fileHistory } from '../repo/git.js';
+import { fileHistoryAsync } from '../repo/git.js';
 import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './vectors.js';
 import path from 'node:path';
 import { languageForFile } from '../lang/registry.js';
@@ -302,9 +302,14 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   const dir = path.dirname(currentDbPath(root)!);
   const generation = Number(meta.generation ?? 0) + 1;
   const writer = new IndexWriter(db);
-  // The commit-message boilerplate is learnt from the history up to the indexed commit: only a moved HEAD changes it.
-  const commitMeta = state.head.kind !== 'commit' ? NO_BOILERPLATE
-    : meta.indexed_commit !== state.head.commit ? boilerplateMeta(root, state.head.commit) : {};
+  // The commit-message boilerplate is learnt from the history up to the indexed commit: only a moved HEAD changes
+  // it. It and the new commits' file history come from git processes that run while this one extracts and writes.
+  const commitMetaLater: Promise<Record<string, string>> = state.head.kind !== 'commit' ? Promise.resolve(NO_BOILERPLATE)
+    : meta.indexed_commit !== state.head.commit ? boilerplateMetaLater(root, state.head.commit) : Promise.resolve({});
+  // An update that fails before it awaits this reports its own error, not this one's.
+  commitMetaLater.catch(() => undefined);
+  const historyLater = meta.indexed_commit && state.head.kind === 'commit' && meta.indexed_commit !== state.head.commit
+    ? fileHistoryAsync(root, { range: `${meta.indexed_commit}..${state.head.commit}` }) : null;
   // The rank graphs' rows as this process left them at the live generation, if it wrote that one.
   const previousRanks = rankRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
   const previousResolveRows = resolveRowsCache.take(db.name, meta.build_id, Number(meta.generation ?? 0));
@@ -314,6 +319,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
   if (!jobs.length && !removals.length && !walkSkips.length && !dirSkips) {
     if (vectorsOutOfDate(meta, config, dir)) {
       // Only the embedding model (or its availability, or the vector file's format) changed: a generation with new vectors, same rows.
+      const commitMeta = await commitMetaLater;
       const vectors = await inTransaction(db, async () => {
         const v = await syncVectors(db, dir, config, generation, meta, null);
         writer.setMeta({ ...stateMeta(state), ...commitMeta, generation, indexed_at: new Date().toISOString(), ...v.meta });
@@ -327,7 +333,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     }
     // Nothing to change: the records were replays, or edits that were undone. Only the bookkeeping
     // moves (checkpoint, commit); the content, and so the generation, stays.
-    writer.setMeta({ ...stateMeta(state), ...commitMeta, indexed_at: new Date().toISOString() });
+    writer.setMeta({ ...stateMeta(state), ...(await commitMetaLater), indexed_at: new Date().toISOString() });
     if (previousRanks) rankRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousRanks, rowFiles);
     if (previousResolveRows) resolveRowsCache.put(db.name, meta.build_id, Number(meta.generation ?? 0), previousResolveRows, rowFiles);
     return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0, vectors: null };
@@ -409,9 +415,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
       }
     }
     writer.setHistory(history);
-    if (meta.indexed_commit && state.head.kind === 'commit' && meta.indexed_commit !== state.head.commit) {
-      writer.setHistory(addHistory(db, fileHistory(root, { range: `${meta.indexed_commit}..${state.head.commit}` })));
-    }
+    if (historyLater) writer.setHistory(addHistory(db, await historyLater));
     if (config.externals.enabled && changedIds.length) {
       // New imports may name dependencies not indexed yet: only those are added.
       const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);
@@ -442,7 +446,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     counts.resolvedFiles = only ? only.size : paths.length;
     onProgress({ phase: 'embed', done: 0, total: 1 });
     const v = await syncVectors(db, dir, config, generation, meta, changedIds);
-    writer.setMeta({ ...stateMeta(state), ...commitMeta, generation, indexed_at: new Date().toISOString(), ...v.meta, ...rescanMeta });
+    writer.setMeta({ ...stateMeta(state), ...(await commitMetaLater), generation, indexed_at: new Date().toISOString(), ...v.meta, ...rescanMeta });
     lap('embed');
     return v;
   });
