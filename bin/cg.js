@@ -12,8 +12,8 @@ const mtime = (rel) => {
     return -1;
   }
 };
-const build = mtime('../dist/bundle/cli/main.js') >= mtime('../dist/cli/main.js') && mtime('../dist/cli/main.js') >= 0
-  ? '../dist/bundle' : '../dist';
+const compiled = mtime('../dist/cli/main.js');
+const build = compiled >= 0 && mtime('../dist/bundle/cli/main.js') >= compiled ? '../dist/bundle' : '../dist';
 const serve = process.argv[2] === 'serve'
   ? import(`${build}/mcp/entry.js`).then((m) => m.fastServe(process.argv.slice(3)))
   : Promise.resolve(false);

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CG, git, makeRepo, runCg, tempDir } from './helpers.js';
+import { CG, git, makeRepo, runCg, tempDir, until } from './helpers.js';
 import { ADDON, CORE } from './registry-fixtures.js';
 import { openRegistry } from '../src/registry/db.js';
 import { listJobs } from '../src/registry/jobs.js';
@@ -53,15 +53,6 @@ afterAll(async () => {
   for (const a of agents) await stop(a, 'SIGKILL');
 });
 
-async function until<T>(what: string, fn: () => T | undefined | null | false, timeoutMs = 90_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('cg agent serving MCP over HTTP', () => {
   it('serves several agents at once, each under its own session, watches projects and keeps a heartbeat', async () => {

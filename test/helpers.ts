@@ -129,3 +129,14 @@ export function indexedRepo(fixture: string): string {
   if (res.code !== 0) throw new Error(`cg index failed in ${root}: ${res.stderr}`);
   return root;
 }
+
+/** Polls `fn` every 25 ms until it returns something truthy (that value), or fails after `timeoutMs` saying what it waited for. */
+export async function until<T>(what: string, fn: () => T | undefined | null | false, timeoutMs = 90_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

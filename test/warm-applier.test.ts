@@ -7,7 +7,7 @@ import { liveWarmApplier, WARM_APPLIER_FILE } from '../src/indexer/warm-applier.
 import { buildIndex } from '../src/indexer/build.js';
 import { currentDbPath } from '../src/store/db.js';
 import { dumpIndex } from '../src/store/dump.js';
-import { CG, git, makeRepo, runCg, tempDir } from './helpers.js';
+import { CG, git, makeRepo, runCg, tempDir, until } from './helpers.js';
 
 // Promise: a long-running applier (`cg watch`) that announced itself gets the git hooks' records, and
 // applies them warm, with no `cg update` process started for them; an announcement that lapsed (its
@@ -18,15 +18,6 @@ afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
 });
 
-async function until<T>(what: string, fn: () => T | undefined | null | false, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The pids that ran an apply, from .codegraph/applier.log (one start and one end line per run). */
 function applierPids(root: string): number[] {

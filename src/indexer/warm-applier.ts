@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CG_DIR } from '../paths.js';
 import { LOG_RELATIVE } from '../changes/log.js';
 import { errorMessage } from '../errors.js';
+import { processAlive } from '../processes.js';
 
 /**
  * A long-running process that applies changes (`cg serve`, `cg watch`, `cg agent`) announces itself to
@@ -30,23 +31,13 @@ function noteFile(root: string): string {
   return path.join(root, CG_DIR, WARM_APPLIER_FILE);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: alive, but another user's.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The live warm applier of this repository, if one announced itself and still does; null otherwise. */
 export function liveWarmApplier(root: string, now = Date.now()): WarmApplierNote | null {
   try {
     const file = noteFile(root);
     if (now - fs.statSync(file).mtimeMs > STALE_MS) return null;
     const note = JSON.parse(fs.readFileSync(file, 'utf8')) as WarmApplierNote;
-    return Number.isInteger(note.pid) && note.pid > 0 && isAlive(note.pid) ? note : null;
+    return Number.isInteger(note.pid) && note.pid > 0 && processAlive(note.pid) ? note : null;
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../processes.js';
 
 /**
  * Temporary folders for snapshot work, named `cg-snapshot-<pid>-XXXXXX` so that one left behind by a
@@ -23,16 +24,7 @@ function removeAbandoned(parent: string): void {
   }
   for (const name of names) {
     const pid = Number(/^cg-snapshot-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     fs.rmSync(path.join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
