@@ -338,6 +338,31 @@ describe('updates in unusual states', () => {
   });
 });
 
+describe('file history', () => {
+  it('a commit of edits already applied adds its commit to the files\' history, as a fresh build counts it', async () => {
+    const root = makeRepo({ 'a.py': 'def f():\n    return 1\n', 'b.py': 'def g():\n    return 2\n' }, { commit: true });
+    await buildIndex(root);
+    // The edit is applied while uncommitted (a save hook's update); its commit then changes no content.
+    fs.writeFileSync(path.join(root, 'a.py'), 'def f():\n    return 3\n');
+    expect((await updateIndex(root)).rounds[0]).toMatchObject({ mode: 'incremental', modified: 1 });
+    git(root, 'commit', '-qam', 'change f');
+    expect((await updateIndex(root)).rounds[0]).toMatchObject({ mode: 'none' });
+    const history = (dir: string) => {
+      const db = new Database(currentDbPath(dir)!, { readonly: true });
+      try {
+        return db.prepare('SELECT path, commits, last_commit IS NOT NULL AS dated FROM files ORDER BY path').all();
+      } finally {
+        db.close();
+      }
+    };
+    expect(history(root)).toEqual([{ path: 'a.py', commits: 2, dated: 1 }, { path: 'b.py', commits: 1, dated: 1 }]);
+    const copy = path.join(tempDir('cg-fresh-'), 'repo');
+    fs.cpSync(root, copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}.codegraph`) });
+    await buildIndex(copy);
+    expect(history(root)).toEqual(history(copy));
+  });
+});
+
 describe('large change sets', () => {
   it('counts only source paths against the rebuild threshold: a commit touching 250 docs and one module stays incremental', () => {
     const root = makeRepo({ 'a.py': 'def one():\n    return 1\n', 'b.py': 'def two():\n    return one()\n' }, { commit: true });
