@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { liveWarmApplier, WARM_APPLIER_FILE } from '../src/indexer/warm-applier.js';
 import { buildIndex } from '../src/indexer/build.js';
 import { currentDbPath } from '../src/store/db.js';
+import { LOG_RELATIVE } from '../src/changes/log.js';
 import { dumpIndex } from '../src/store/dump.js';
 import { CG, git, makeRepo, runCg, tempDir, until } from './helpers.js';
 
@@ -109,7 +110,7 @@ describe('a warm applier', () => {
     const before = applierPids(root).length;
     const head = commitEdit(root, 'second');
     await until('the commit applied', () => indexedCommit(root) === head);
-    await until('the server saying so', () => /applied the hooks' changes \(1 files\); generation \d+/.test(stderr));
+    await until('the server saying so', () => /applied the changes \(1 files\); generation \d+/.test(stderr));
     expect(new Set(applierPids(root).slice(before)), 'applied in the server (its thread has its pid)').toEqual(new Set([serve.pid]));
     serve.stdin!.end();
     await new Promise((r) => serve.once('exit', r));
@@ -124,6 +125,49 @@ describe('a warm applier', () => {
     quiet.stderr!.on('data', (d) => { err2 += d; });
     await until('the server to say why it does not apply', () => err2.includes('hooks.autoApply is false'));
     expect(fs.existsSync(note)).toBe(false);
+    quiet.stdin!.end();
+    await new Promise((r) => quiet.once('exit', r));
+  }, 120_000);
+
+  it('is `cg serve` watching the working tree: what is saved without any hook (an editor, a shell) is applied; --no-watch leaves it', async () => {
+    const root = makeRepo({ 'app.py': 'def first():\n    return 1\n' }, { commit: true });
+    expect(runCg(['index', '-q'], root).code).toBe(0);
+    const names = () => {
+      const db = new Database(currentDbPath(root)!, { readonly: true });
+      try {
+        return db.prepare('SELECT name FROM symbols').pluck().all() as string[];
+      } finally {
+        db.close();
+      }
+    };
+    const serve = spawn(process.execPath, [CG, 'serve', '--no-warm'], { cwd: root, stdio: ['pipe', 'ignore', 'pipe'] });
+    children.push(serve);
+    let stderr = '';
+    serve.stderr!.on('data', (d) => { stderr += d; });
+    await until('the server watching', () => /watching \d+ directories of the working tree/.test(stderr));
+    // No hook is installed and nothing notifies: the server's own watch records these.
+    fs.writeFileSync(path.join(root, 'tool.py'), 'def saved_in_an_editor():\n    return 2\n');
+    fs.mkdirSync(path.join(root, 'pkg'));
+    fs.writeFileSync(path.join(root, 'pkg', 'inner.py'), 'def in_a_new_folder():\n    return 3\n');
+    fs.writeFileSync(path.join(root, 'notes.log'), 'no language reads this\n');
+    await until('the saved files indexed', () => names().includes('saved_in_an_editor') && names().includes('in_a_new_folder'));
+    fs.rmSync(path.join(root, 'tool.py'));
+    await until('the removed file gone', () => !names().includes('saved_in_an_editor'));
+    const log = fs.readFileSync(path.join(root, LOG_RELATIVE), 'utf8');
+    expect(log, 'a file of no language is not recorded').not.toContain('notes.log');
+    serve.stdin!.end();
+    await new Promise((r) => serve.once('exit', r));
+
+    const quiet = spawn(process.execPath, [CG, 'serve', '--no-warm', '--no-watch'], { cwd: root, stdio: ['pipe', 'ignore', 'pipe'] });
+    children.push(quiet);
+    let err2 = '';
+    quiet.stderr!.on('data', (d) => { err2 += d; });
+    const note = path.join(root, '.codegraph', WARM_APPLIER_FILE);
+    await until('the announcement', () => fs.existsSync(note) && JSON.parse(fs.readFileSync(note, 'utf8')).pid === quiet.pid);
+    fs.appendFileSync(path.join(root, 'app.py'), '\ndef unseen():\n    return 4\n');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(names()).not.toContain('unseen');
+    expect(err2).not.toMatch(/watching/);
     quiet.stdin!.end();
     await new Promise((r) => quiet.once('exit', r));
   }, 120_000);

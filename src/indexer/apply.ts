@@ -4,7 +4,7 @@ import { CgError, errorMessage } from '../errors.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { readLog, type LogProblem, type LogRead } from '../changes/log.js';
 import { changedBetween } from '../repo/git.js';
-import { pathClassifier, walkRepo, type WalkSkip } from '../repo/walk.js';
+import { pathClassifier, RULE_FILES, walkRepo, type WalkSkip } from '../repo/walk.js';
 import { resolveAll } from '../resolve/resolver.js';
 import { openWriter, readMeta, type Meta } from '../store/db.js';
 import { loadResolveRows, patchResolveRows, resolveInputFrom, type FileResolveRows } from '../store/load.js';
@@ -33,8 +33,6 @@ import { appendAll } from '../arrays.js';
 /** Above this share of the repository's files, a rebuild is cheaper than an update. */
 const REBUILD_SHARE = 0.3;
 const REBUILD_MIN_FILES = 200;
-/** Files whose change alters which files are indexed at all (a rescan checks every file against them). */
-const RULE_FILES = /(^|\/)(\.gitignore|\.cgignore)$/;
 
 export interface ApplySummary {
   mode: 'none' | 'incremental' | 'rebuild';

@@ -46,6 +46,8 @@ export function liveWarmApplier(root: string, now = Date.now()): WarmApplierNote
 export interface WarmApplier {
   /** The caller appended to the change log itself (recordSaves) and applies that: the growth is not news. */
   ownAppend(): void;
+  /** Whether this process holds the announcement now (another live applier's makes it stand by). */
+  holding(): boolean;
   /** Stops the heartbeat and the log watch and removes the announcement (if it is still this process's). */
   stop(): void;
 }
@@ -108,12 +110,13 @@ export function becomeWarmApplier(root: string, command: string, onRecord: () =>
     log(`${command}: cannot watch the change log (${errorMessage(err)}); commits are applied by the hooks' own appliers`);
     clearInterval(heartbeat);
     fs.rmSync(file, { force: true });
-    return { ownAppend: () => undefined, stop: () => undefined };
+    return { ownAppend: () => undefined, holding: () => false, stop: () => undefined };
   }
   return {
     ownAppend() {
       seen = size();
     },
+    holding: () => holding,
     stop() {
       clearInterval(heartbeat);
       watcher?.close();

@@ -170,7 +170,7 @@ export function oversizedReply(id: RequestId, bytes: number): JSONRPCMessage {
 
 /** Serves until stdin closes. Stdout carries protocol messages only; everything else goes to stderr. */
 export async function serveStdio(root: string, opts: { warm?: boolean; idleReleaseSeconds?: number; toolsets?: readonly string[];
-  autoIndex?: boolean } = {}): Promise<void> {
+  autoIndex?: boolean; watch?: boolean } = {}): Promise<void> {
   // A library that prints (a model loader's notice) must not corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
@@ -208,7 +208,7 @@ export async function serveStdio(root: string, opts: { warm?: boolean; idleRelea
   // applies them on a thread of its own (src/indexer/apply-thread.ts), answering meanwhile.
   let applier: { stop(): Promise<void> } | null = null;
   let stopping = false;
-  void ready.then(() => (stopping ? null : startWarmApplier(root, log))).then((a) => {
+  void ready.then(() => (stopping ? null : startWarmApplier(root, log, opts.watch !== false))).then((a) => {
     applier = a;
     if (stopping) void a?.stop();
   });
@@ -227,9 +227,13 @@ export async function serveStdio(root: string, opts: { warm?: boolean; idleRelea
 /**
  * Announces the server as the repository's warm applier (src/indexer/warm-applier.ts) once it has an
  * index, unless the configuration turned automatic applying off (`hooks.autoApply: false`: then
- * `cg update` applies, as the hooks would leave it). Null when it does not.
+ * `cg update` applies, as the hooks would leave it). Null when it does not. With `watch`, it also
+ * watches the working tree (src/indexer/tree-watch.ts) and records what is saved there, so that
+ * files changed by anything but the agent's edit tools and git (an editor, a formatter, a code
+ * generator or `sed` run from a shell) are in its answers too, about half a second later; a server
+ * standing by for another applier records them for that one.
  */
-async function startWarmApplier(root: string, log: (line: string) => void): Promise<{ stop(): Promise<void> } | null> {
+async function startWarmApplier(root: string, log: (line: string) => void, watch: boolean): Promise<{ stop(): Promise<void> } | null> {
   try {
     const [{ loadConfig }, { becomeWarmApplier }, { ApplyThread }, { currentDbPath }] = await Promise.all([
       import('../config/config.js'), import('../indexer/warm-applier.js'), import('../indexer/apply-thread.js'), import('../store/db.js')]);
@@ -239,21 +243,44 @@ async function startWarmApplier(root: string, log: (line: string) => void): Prom
       return null;
     }
     const thread = new ApplyThread(root, (r) => {
-      if (!r.ok) log(`cg serve: applying the hooks' changes failed: ${r.error}`);
-      else if (r.mode && r.mode !== 'none') log(`cg serve: applied the hooks' changes (${r.files} files); generation ${r.generation} (${r.durationMs} ms)`);
+      if (!r.ok) log(`cg serve: applying the changes failed: ${r.error}`);
+      else if (r.mode && r.mode !== 'none') log(`cg serve: applied the changes (${r.files} files); generation ${r.generation} (${r.durationMs} ms)`);
     });
     const warm = becomeWarmApplier(root, 'cg serve', () => thread.kick(), log);
+    let tree: { close(): Promise<void> } | null = null;
+    if (watch) {
+      const [{ watchTree }, { recordSaves }] = await Promise.all([import('../indexer/tree-watch.js'), import('../indexer/notify.js')]);
+      const t = watchTree(root, {
+        debounceMs: SAVE_DEBOUNCE_MS,
+        onPaths: (paths) => {
+          try {
+            recordSaves(root, paths);
+            warm.ownAppend();
+            if (warm.holding()) thread.kick();
+          } catch (err) {
+            log(`cg serve: could not record ${paths.length} saved path(s): ${(err as Error).message}`);
+          }
+        },
+        log: (line) => log(`cg serve: ${line}`),
+      });
+      tree = t;
+      void t.ready.then((dirs) => log(`cg serve: watching ${dirs} directories of the working tree for saves (--no-watch turns it off)`));
+    }
     return {
       async stop() {
         warm.stop();
+        await tree?.close();
         await thread.close();
       },
     };
   } catch (err) {
-    log(`cg serve: not applying the hooks' changes itself: ${(err as Error).message}`);
+    log(`cg serve: not applying the changes itself: ${(err as Error).message}`);
     return null;
   }
 }
+
+/** A save is recorded once the working tree has been quiet this long (an editor's save, a formatter's rewrite after it). */
+const SAVE_DEBOUNCE_MS = 300;
 
 /**
  * Loads the tokenizer and the query embedder in the background, so the first codegraph_query does not

@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { watch } from 'chokidar';
 import { CgError, errorMessage } from '../errors.js';
-import { DEFAULT_CONFIG, loadConfig } from '../config/config.js';
-import { walkOptions } from '../indexer/build.js';
 import { recordSaves } from '../indexer/update.js';
 import { becomeWarmApplier } from '../indexer/warm-applier.js';
 import { ensureInitialized } from '../indexer/init.js';
 import { acquireLock } from '../indexer/lock.js';
-import { isExcludedDir } from '../repo/walk.js';
+import { watchTree } from '../indexer/tree-watch.js';
 import { openReader, currentDbPath } from '../store/db.js';
 import { freshnessOf } from '../store/freshness.js';
 import { readHead } from '../repo/head.js';
@@ -164,44 +161,22 @@ interface ProjectWatch {
 }
 
 function watchProject(db: RegistryDb, p: Project, debounceMs: number, runner: JobRunner, log: (l: string) => void): ProjectWatch {
-  let wopts: ReturnType<typeof walkOptions>;
-  try {
-    wopts = walkOptions(loadConfig(p.path));
-  } catch {
-    // A broken config is reported by the job that indexes the project; the watcher uses the defaults meanwhile.
-    wopts = walkOptions(structuredClone(DEFAULT_CONFIG));
-  }
-  const pending = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
-  const flush = () => {
-    timer = null;
-    const paths = [...pending];
-    pending.clear();
-    try {
-      // The project's own change log first (durable), then the job: a kill between the two loses nothing,
-      // since the next job (or `cg update`) applies whatever the log holds.
-      recordSaves(p.path, paths);
-      warm.ownAppend();
-      enqueueJob(db, p.id, 'incremental');
-      void runner.kick();
-    } catch (err) {
-      log(`${p.name}: could not record ${paths.length} change(s): ${errorMessage(err)}`);
-    }
-  };
-  const watcher = watch(p.path, {
-    ignoreInitial: true,
-    ignored: (file: string, stats?: { isDirectory(): boolean }) => {
-      const rel = path.relative(p.path, file).split(path.sep).join('/');
-      if (rel.startsWith('.git/') || rel === '.git' || rel.startsWith('.codegraph')) return true;
-      return rel !== '' && !!stats?.isDirectory() && isExcludedDir(p.path, rel, wopts);
+  const tree = watchTree(p.path, {
+    debounceMs,
+    onPaths: (paths) => {
+      try {
+        // The project's own change log first (durable), then the job: a kill between the two loses nothing,
+        // since the next job (or `cg update`) applies whatever the log holds.
+        recordSaves(p.path, paths);
+        warm.ownAppend();
+        enqueueJob(db, p.id, 'incremental');
+        void runner.kick();
+      } catch (err) {
+        log(`${p.name}: could not record ${paths.length} change(s): ${errorMessage(err)}`);
+      }
     },
+    log: (line) => log(`${p.name}: ${line}`),
   });
-  watcher.on('all', (_event, file) => {
-    pending.add(path.relative(p.path, file).split(path.sep).join('/'));
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, debounceMs);
-  });
-  watcher.on('error', (err) => log(`${p.name}: watcher: ${errorMessage(err)}`));
   // The project's git hooks leave their records to this agent (src/indexer/warm-applier.ts): each becomes
   // a job at once instead of a `cg update` process. The project is indexed by its first job anyway, so its
   // .codegraph/ (with the .gitignore that keeps it out of git) is made now.
@@ -217,7 +192,7 @@ function watchProject(db: RegistryDb, p: Project, debounceMs: number, runner: Jo
   return {
     async close() {
       warm.stop();
-      await watcher.close();
+      await tree.close();
     },
   };
 }

@@ -45,6 +45,9 @@ export interface WalkOptions {
   maxBytesOf?: (language: string) => number;
 }
 
+/** Files whose change alters which files are indexed at all (an update rescans every file against them). */
+export const RULE_FILES = /(^|\/)(\.gitignore|\.cgignore)$/;
+
 /** Lists the files to index under `root`, deterministic (sorted) and without following links. */
 export function walkRepo(root: string, opts: WalkOptions): WalkResult {
   const result: WalkResult = { files: [], skipped: [], unsupported: 0 };

@@ -16,13 +16,15 @@ export function registerServe(program: Command): void {
     .option('--toolsets <list>', 'comma-separated toolsets to serve: default, codegrapher, bombe, codemem, analysis, all', DEFAULT_TOOLSETS.join(','))
     .option('--no-auto-index', 'with no usable index and no snapshot to restore, do not build one in the background')
     .option('--no-warm', 'do not load the tokenizer and embedding model at start (lower idle memory; the first query pays)')
+    .option('--no-watch', 'do not watch the working tree for saves (then edits reach the index through the git hooks, '
+      + 'the agent\'s edit hook, `cg notify` or `cg update`)')
     .option('--idle-release <seconds>', 'after this many seconds without a request, give back the token encoding and the '
       + 'embedding model (~140 MiB; the next query reloads them in ~0.3 s); 0 keeps them', String(DEFAULT_IDLE_RELEASE_SECONDS))
     .option('--registry', 'registry mode over stdio: every registered project, each call checked against a session (CG_SESSION, or session_id)')
     .option('--http <port>', 'registry mode over MCP Streamable HTTP on 127.0.0.1:PORT, for many agents at once (0 picks a free port)')
     .addHelpText('after', examples(['cg serve', 'cg serve --repo "$PWD" --toolsets default,bombe --no-warm', 'cg mcp-config   # the client configuration that starts it',
       'cg serve --http 7777   # every registered project, for many agents']))
-    .action(async (dir: string | undefined, opts: RepoOptions & { warm: boolean; idleRelease: string; toolsets: string; autoIndex: boolean;
+    .action(async (dir: string | undefined, opts: RepoOptions & { warm: boolean; watch: boolean; idleRelease: string; toolsets: string; autoIndex: boolean;
       registry?: boolean; http?: string }) => {
       if (opts.registry || opts.http !== undefined) {
         if (dir || opts.repo) throw new CgError('usage', 'Registry mode serves every registered project; it takes no path', 'Register projects with `cg project add PATH`.');
@@ -41,6 +43,6 @@ export function registerServe(program: Command): void {
       const { toolsFor } = await import('../../mcp/registry.js');
       const toolsets = parseToolsets(opts.toolsets);
       toolsFor(toolsets); // an unknown toolset is a usage error before the server starts
-      await serveStdio(root, { warm: opts.warm, idleReleaseSeconds: seconds, toolsets, autoIndex: opts.autoIndex });
+      await serveStdio(root, { warm: opts.warm, watch: opts.watch, idleReleaseSeconds: seconds, toolsets, autoIndex: opts.autoIndex });
     });
 }

@@ -1,10 +1,5 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { watch } from 'chokidar';
-import { loadConfig } from '../../config/config.js';
-import { walkOptions } from '../../indexer/build.js';
-import { isExcludedDir } from '../../repo/walk.js';
-import { BuildOutputRule } from '../../repo/vendored.js';
+import { watchTree } from '../../indexer/tree-watch.js';
 import { plural } from '../output.js';
 import { recordSaves, updateIndex } from '../../indexer/update.js';
 import { becomeWarmApplier } from '../../indexer/warm-applier.js';
@@ -24,24 +19,21 @@ export function registerWatch(program: Command): void {
       const root = repoRoot(opts, dir);
       ensureInitialized(root);
       const debounce = parseIntInRange('--debounce', opts.debounce, 50, 10_000);
-      const wopts = walkOptions(loadConfig(root));
-      const buildOutput = new BuildOutputRule(root, wopts.languageOf);
-      const pending = new Set<string>();
-      let timer: NodeJS.Timeout | null = null;
       let running = Promise.resolve();
-      const flush = () => {
-        timer = null;
-        const paths = [...pending];
-        pending.clear();
-        if (paths.length) {
-          recordSaves(root, paths);
-          warm.ownAppend();
-        }
+      // One apply queued behind the running one at most: an apply takes every record written before it starts.
+      let queued = false;
+      let saved = 0;
+      const apply = () => {
+        if (queued) return;
+        queued = true;
         running = running.then(async () => {
+          queued = false;
+          const paths = saved;
+          saved = 0;
           const res = await updateIndex(root);
           const s = res.rounds.at(-1);
           if (s && s.mode !== 'none') {
-            const what = paths.length ? `${plural(paths.length, 'path')} changed` : `${plural(s.records, 'change record')} from the hooks`;
+            const what = paths ? `${plural(paths, 'path')} changed` : `${plural(s.records, 'change record')} from the hooks`;
             process.stderr.write(`cg watch: ${what}; generation ${s.generation} (${s.durationMs} ms)\n`);
           }
         }).catch((err) => {
@@ -50,33 +42,23 @@ export function registerWatch(program: Command): void {
       };
       // The git hooks and `cg notify` leave their records to this process instead of starting an applier
       // each (src/indexer/warm-applier.ts); a record is applied as soon as it is written.
-      const warm = becomeWarmApplier(root, 'cg watch', () => {
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(flush, 0);
-      }, (line) => process.stderr.write(`${line}\n`));
-      const watcher = watch(root, {
-        ignoreInitial: true,
-        // Directories the index leaves out (ignore rules, vendored trees) are not watched at all: in a
-        // repository with node_modules or build output that is most of the tree. Files are decided by
-        // the applier, which also sees deletions.
-        ignored: (p: string, stats?: { isDirectory(): boolean }) => {
-          const rel = path.relative(root, p).split(path.sep).join('/');
-          return rel !== '' && !!stats?.isDirectory() && isExcludedDir(root, rel, wopts, buildOutput);
+      const warm = becomeWarmApplier(root, 'cg watch', apply, (line) => process.stderr.write(`${line}\n`));
+      const tree = watchTree(root, {
+        debounceMs: debounce,
+        onPaths: (paths) => {
+          recordSaves(root, paths);
+          warm.ownAppend();
+          saved += paths.length;
+          apply();
         },
+        log: (line) => process.stderr.write(`cg watch: ${line}\n`),
       });
-      watcher.on('all', (_event, file) => {
-        pending.add(path.relative(root, file).split(path.sep).join('/'));
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(flush, debounce);
-      });
-      await new Promise<void>((resolve) => watcher.on('ready', () => resolve()));
-      // chokidar also lists the root's parent; count only directories inside the repository.
-      const dirs = Object.keys(watcher.getWatched()).filter((d) => d === root || d.startsWith(root + path.sep)).length;
+      const dirs = await tree.ready;
       process.stderr.write(`cg watch: watching ${root}, ${dirs} directories; ignored and vendored ones are skipped (Ctrl-C to stop)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           warm.stop();
-          void watcher.close().then(() => running).then(() => resolve());
+          void tree.close().then(() => running).then(() => resolve());
         };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
