@@ -132,6 +132,7 @@ describe('a warm applier', () => {
   it('is `cg serve` watching the working tree: what is saved without any hook (an editor, a shell) is applied; --no-watch leaves it', async () => {
     const root = makeRepo({ 'app.py': 'def first():\n    return 1\n' }, { commit: true });
     expect(runCg(['index', '-q'], root).code).toBe(0);
+    const outside = tempDir('cg-outside-');
     const names = () => {
       const db = new Database(currentDbPath(root)!, { readonly: true });
       try {
@@ -145,6 +146,10 @@ describe('a warm applier', () => {
     let stderr = '';
     serve.stderr!.on('data', (d) => { stderr += d; });
     await until('the server watching', () => /watching \d+ directories of the working tree/.test(stderr));
+    // A folder outside the repository, linked into it once the watch runs: not entered, as the walk does not.
+    fs.symlinkSync(outside, path.join(root, 'linked'));
+    await new Promise((r) => setTimeout(r, 500));
+    fs.writeFileSync(path.join(outside, 'elsewhere.py'), 'def outside_the_repository():\n    return 5\n');
     // No hook is installed and nothing notifies: the server's own watch records these.
     fs.writeFileSync(path.join(root, 'tool.py'), 'def saved_in_an_editor():\n    return 2\n');
     fs.mkdirSync(path.join(root, 'pkg'));
@@ -155,6 +160,8 @@ describe('a warm applier', () => {
     await until('the removed file gone', () => !names().includes('saved_in_an_editor'));
     const log = fs.readFileSync(path.join(root, LOG_RELATIVE), 'utf8');
     expect(log, 'a file of no language is not recorded').not.toContain('notes.log');
+    expect(log, 'nor one reached through a link').not.toContain('elsewhere.py');
+    expect(names()).not.toContain('outside_the_repository');
     serve.stdin!.end();
     await new Promise((r) => serve.once('exit', r));
 

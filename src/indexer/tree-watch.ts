@@ -46,6 +46,8 @@ export function watchTree(root: string, { debounceMs, onPaths, log }:
   };
   const watcher = watch(root, {
     ignoreInitial: true,
+    // The walk does not enter a directory through a link (its files are not the repository's): nor does the watch.
+    followSymlinks: false,
     ignored: (p: string, stats?: { isDirectory(): boolean; isFile(): boolean }) => {
       const rel = path.relative(root, p).split(path.sep).join('/');
       if (rel === '' || !stats) return false;
