@@ -146,6 +146,9 @@ describe('a warm applier', () => {
     let stderr = '';
     serve.stderr!.on('data', (d) => { stderr += d; });
     await until('the server watching', () => /watching \d+ directories of the working tree/.test(stderr));
+    const status = runCg(['status', '--json'], root);
+    expect(status.json.applier, status.stderr).toMatchObject({ command: 'cg serve', pid: serve.pid, watchesTree: true });
+    expect(runCg(['status'], root).stdout).toContain(`Kept fresh by: cg serve (pid ${serve.pid}), applying the hooks' records and what is saved in the working tree`);
     // A folder outside the repository, linked into it once the watch runs: not entered, as the walk does not.
     fs.symlinkSync(outside, path.join(root, 'linked'));
     await new Promise((r) => setTimeout(r, 500));
@@ -175,6 +178,7 @@ describe('a warm applier', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(names()).not.toContain('unseen');
     expect(err2).not.toMatch(/watching/);
+    expect(runCg(['status', '--json'], root).json.applier).toMatchObject({ command: 'cg serve', pid: quiet.pid, watchesTree: false });
     quiet.stdin!.end();
     await new Promise((r) => quiet.once('exit', r));
   }, 120_000);

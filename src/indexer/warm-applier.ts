@@ -25,6 +25,8 @@ export interface WarmApplierNote {
   pid: number;
   command: string;
   since: string;
+  /** It also records what is saved in the working tree (src/indexer/tree-watch.ts); absent in older notes. */
+  watchesTree?: boolean;
 }
 
 function noteFile(root: string): string {
@@ -59,9 +61,10 @@ export interface WarmApplier {
  * again at each heartbeat and takes over when that one's lapses. `log` hears about a heartbeat that
  * could not be written (the announcement then lapses and the hooks start appliers again).
  */
-export function becomeWarmApplier(root: string, command: string, onRecord: () => void, log: (line: string) => void): WarmApplier {
+export function becomeWarmApplier(root: string, command: string, onRecord: () => void, log: (line: string) => void,
+  { watchesTree = false }: { watchesTree?: boolean } = {}): WarmApplier {
   const file = noteFile(root);
-  const note: WarmApplierNote = { pid: process.pid, command, since: new Date().toISOString() };
+  const note: WarmApplierNote = { pid: process.pid, command, since: new Date().toISOString(), watchesTree };
   let holding = false;
   const beat = () => {
     const other = liveWarmApplier(root);

@@ -246,7 +246,7 @@ async function startWarmApplier(root: string, log: (line: string) => void, watch
       if (!r.ok) log(`cg serve: applying the changes failed: ${r.error}`);
       else if (r.mode && r.mode !== 'none') log(`cg serve: applied the changes (${r.files} files); generation ${r.generation} (${r.durationMs} ms)`);
     });
-    const warm = becomeWarmApplier(root, 'cg serve', () => thread.kick(), log);
+    const warm = becomeWarmApplier(root, 'cg serve', () => thread.kick(), log, { watchesTree: watch });
     let tree: { close(): Promise<void> } | null = null;
     if (watch) {
       const [{ watchTree }, { recordSaves }] = await Promise.all([import('../indexer/tree-watch.js'), import('../indexer/notify.js')]);

@@ -188,7 +188,7 @@ function watchProject(db: RegistryDb, p: Project, debounceMs: number, runner: Jo
     } catch (err) {
       log(`${p.name}: could not queue the hooks' change: ${errorMessage(err)}`);
     }
-  }, (line) => log(`${p.name}: ${line}`));
+  }, (line) => log(`${p.name}: ${line}`), { watchesTree: true });
   return {
     async close() {
       warm.stop();

@@ -6,6 +6,7 @@ import { openIndexRecovering } from '../repo.js';
 import { examples, PATH_HELP, REPO_FLAG, REPO_HELP, repoRoot, usageError, type RepoOptions } from '../args.js';
 import { readConfig } from '../../config/config.js';
 import { maxOf } from '../../arrays.js';
+import { liveWarmApplier, type WarmApplierNote } from '../../indexer/warm-applier.js';
 
 export function registerStatus(program: Command): void {
   program
@@ -29,7 +30,7 @@ export function registerStatus(program: Command): void {
           return;
         }
         const { file, notes } = readConfig(root);
-        emit(opts, { ...indexStatus(db, root), config: { file, notes }, freshness }, (s) => render(s, !!opts.secretRules));
+        emit(opts, { ...indexStatus(db, root), config: { file, notes }, freshness, applier: liveWarmApplier(root) }, (s) => render(s, !!opts.secretRules));
       } finally {
         db.close();
       }
@@ -42,7 +43,8 @@ function renderFiles(which: FileList, files: ListedFile[]): string {
   return files.map((f) => `${(f.isDir ? `${f.path}/` : f.path).padEnd(width)}  ${f.reason}${f.detail ? `: ${f.detail}` : ''}`).join('\n');
 }
 
-function render(s: IndexStatus & { config: { file: string | null; notes: string[] }; freshness: Freshness }, listRules: boolean): string {
+function render(s: IndexStatus & { config: { file: string | null; notes: string[] }; freshness: Freshness; applier: WarmApplierNote | null },
+  listRules: boolean): string {
   const f = s.freshness;
   const out: string[] = [];
   out.push(`Repository: ${s.root}`);
@@ -52,6 +54,8 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
     + ` (${(s.indexBytes / 1e6).toFixed(1)} MB with the vector and row files)`);
   out.push(`Commit: ${f.indexedCommit ?? '(none: not a git repository or no commits)'}${f.behindHead && f.headCommit ? `; HEAD has moved to ${f.headCommit.slice(0, 10)}, run \`cg update\`` : ''}`);
   out.push(`Pending changes: ${f.pendingChanges ? `${plural(f.pendingChanges, 'change-log record')} not yet applied (\`cg update\` applies them)` : 'none'}`);
+  out.push(`Kept fresh by: ${s.applier ? `${s.applier.command} (pid ${s.applier.pid}), applying the hooks' records${s.applier.watchesTree ? ' and what is saved in the working tree' : ''}`
+    : 'no long-running applier (cg serve, cg watch or cg agent) runs here: the git hooks, where installed, start `cg update`'}`);
   out.push(`Files: ${groupDigits(s.files.indexed)} indexed, ${s.files.partial} with syntax errors (partial${s.files.partial ? ': `cg status --files partial`' : ''})${s.files.invalidUtf8 ? `, ${s.files.invalidUtf8} with invalid UTF-8 (decoded with replacement characters)` : ''}`);
   for (const [lang, v] of Object.entries(s.files.byLanguage)) {
     // A column each, so the nouns keep their width: "1 file ", "12 files".

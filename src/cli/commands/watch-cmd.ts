@@ -42,7 +42,7 @@ export function registerWatch(program: Command): void {
       };
       // The git hooks and `cg notify` leave their records to this process instead of starting an applier
       // each (src/indexer/warm-applier.ts); a record is applied as soon as it is written.
-      const warm = becomeWarmApplier(root, 'cg watch', apply, (line) => process.stderr.write(`${line}\n`));
+      const warm = becomeWarmApplier(root, 'cg watch', apply, (line) => process.stderr.write(`${line}\n`), { watchesTree: true });
       const tree = watchTree(root, {
         debounceMs: debounce,
         onPaths: (paths) => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { CgError } from '../../errors.js';
+import { liveWarmApplier } from '../../indexer/warm-applier.js';
 import { blastRadius, MAX_IMPACT_DEPTH, type Dependent } from '../../graph/blast.js';
 import { pickSymbol, referencesTo, type Reference } from '../../graph/refs.js';
 import { runQuery } from '../../retrieve/query.js';
@@ -239,7 +240,8 @@ function status(a: z.infer<typeof statusSchema>, ctx: ToolContext): ToolAnswer {
     projects: [{ name: projectName(snap.root), symbols: s.symbols, chunks: s.vectors.count, indexed_at: s.indexedAt,
       status: isStale(snap.freshness) ? 'stale' : 'indexed' }],
     scope_registry: { total_agents: 0, active_sessions: 0 },
-    ...(a.detailed ? { detailed: { ...s, coverage } } : {}),
+    // Who keeps the index fresh while the agent works: this server (or a cg watch, an agent), and whether saves count too.
+    ...(a.detailed ? { detailed: { ...s, coverage, applier: liveWarmApplier(snap.root) } } : {}),
   } };
 }
 
@@ -286,7 +288,8 @@ declareTools([
   {
     name: 'status', title: 'Index status', spec: 'CodeMem Appendix E', toolsets: ['codemem'],
     description: "Index health and metadata: symbols, edges, when it was indexed, whether it is indexed, stale or still being "
-      + 'built (with progress); detailed adds coverage, skipped and excluded files, redacted credentials and the secret rule ids, call resolution, the model and the server\'s memory.',
+      + 'built (with progress); detailed adds coverage, skipped and excluded files, redacted credentials and the secret rule ids, call resolution, the model, the server\'s memory '
+      + 'and the process that keeps the index fresh (applier: its command, and whether it applies saves in the working tree as well as commits).',
     schema: statusSchema, run: status, whileUnavailable: statusWhileUnavailable,
   },
 ]);
