@@ -6,8 +6,8 @@ import { serveStdio } from './server.js';
 /**
  * `cg serve [PATH | --repo DIR] [--no-warm] [--no-auto-index] [--no-watch] [--toolsets LIST]` without
  * loading the rest of the CLI (commander; the working-tree watcher loads once the server runs): an
- * agent's client starts the server often, and start-up is the time it waits. Any other form (--help, unknown flags, --idle-release) returns false and goes
- * through the full CLI, which says what is wrong.
+ * agent's client starts the server often, and start-up is the time it waits. Any other form (--help,
+ * unknown flags, --idle-release) returns false and goes through the full CLI, which says what is wrong.
  */
 export async function fastServe(args: string[]): Promise<boolean> {
   const rest: string[] = [];
