@@ -67,7 +67,13 @@ export function watchTree(root: string, { debounceMs, onPaths, log }:
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   });
-  watcher.on('error', (err) => log(`watching ${root}: ${errorMessage(err)}`));
+  // Said once each: a limit that is reached fails every directory after it.
+  const said = new Set<string>();
+  watcher.on('error', (err) => {
+    const line = `watching ${root}: ${watchError(err)}`;
+    if (!said.has(line)) log(line);
+    said.add(line);
+  });
   const ready = new Promise<number>((resolve) => watcher.on('ready', () => {
     scanned = true;
     // chokidar also lists the root's parent; count only directories inside the repository.
@@ -108,4 +114,17 @@ function dirsWithIndexedFiles(root: string): Set<string> | null {
   } finally {
     db.close();
   }
+}
+
+/** What a watch error means for the user, and what to do: the system's limits are the usual cause. */
+function watchError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOSPC') {
+    return 'the system\'s limit on watched directories is reached (Linux: fs.inotify.max_user_watches), so some saves are not '
+      + 'seen; raise the limit (sysctl fs.inotify.max_user_watches=524288) or stop other watchers. Commits still reach the index through the git hooks.';
+  }
+  if (code === 'EMFILE') {
+    return 'too many open files for the watch (ulimit -n), so some saves are not seen; raise the limit. Commits still reach the index through the git hooks.';
+  }
+  return errorMessage(err);
 }
