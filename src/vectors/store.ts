@@ -32,12 +32,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { exactSearch, MetricKind } from 'usearch';
+import { createRequire } from 'node:module';
 import type { VectorQuantization } from '../config/config.js';
 import { Worker } from 'node:worker_threads';
 import { CgError, errorMessage } from '../errors.js';
 import { BUILD_DIR } from '../paths.js';
 import type { ModelSpec } from './model.js';
+
+type USearch = typeof import('usearch');
+let usearch: USearch | null = null;
+
+/**
+ * USearch, loaded at the first search: loading it (its native addon) takes ~20 ms, which `cg update`,
+ * which writes vectors but never searches them, and the commands that do not search need not pay. Its
+ * CommonJS entry, because search() is synchronous.
+ */
+function usearchLib(): USearch {
+  return (usearch ??= createRequire(import.meta.url)('usearch') as USearch);
+}
 
 export interface VectorStoreOptions {
   dims: number;
@@ -262,6 +274,7 @@ export class VectorStore {
     const dims = this.dims;
     const q = this.opts.quantization === 'i8' ? new Int8Array(dims) : new Float32Array(dims);
     quantize(query, this.opts.quantization, q, 0);
+    const { exactSearch, MetricKind } = usearchLib();
     const m = exactSearch(this.rows.subarray(0, this.count * dims), q, dims, Math.min(k, this.count), MetricKind.Cos, 1);
     const keys = m.keys as BigUint64Array;
     const distances = m.distances as Float32Array;
