@@ -68,8 +68,8 @@ describe('a warm applier', () => {
     expect(JSON.parse(fs.readFileSync(note, 'utf8'))).toMatchObject({ pid: watch.pid, command: 'cg watch' });
     expect(liveWarmApplier(root)?.pid).toBe(watch.pid);
     const status = runCg(['hooks', 'status', '--json'], root);
-    expect(JSON.parse(status.stdout).warmApplier).toMatchObject({ pid: watch.pid, command: 'cg watch' });
-    expect(runCg(['hooks', 'status'], root).stdout).toContain(`applied by cg watch (pid ${watch.pid}), warm`);
+    expect(JSON.parse(status.stdout).warmApplier).toMatchObject({ pid: watch.pid, command: 'cg watch', watchesTree: true });
+    expect(runCg(['hooks', 'status'], root).stdout).toContain(`applied by cg watch (pid ${watch.pid}), warm: no process is started for them; it also applies what is saved in the working tree.`);
 
     const before = applierPids(root).length;
     const head = commitEdit(root, 'second');

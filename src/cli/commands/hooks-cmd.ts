@@ -17,7 +17,7 @@ export function registerHooks(program: Command): void {
       .argument('[path]', PATH_HELP)
       .option(REPO_FLAG, REPO_HELP)
       .option('--json', 'print JSON: {location: {dir, manager, portable}, hooks: [{hook, path, state, chained, shared, hint?}]'
-        + `${name === 'status' ? ', warmApplier: {pid, command, since} | null' : ''}}`)
+        + `${name === 'status' ? ', warmApplier: {pid, command, since, watchesTree} | null' : ''}}`)
       .addHelpText('after', examples([`cg hooks ${name}`, `cg hooks ${name} --repo ~/src/shop --json`]))
       .action((dir: string | undefined, opts: RepoOptions & { json?: boolean }) => {
         emit(opts, run(repoRoot(opts, dir)), (r) => render(r, verb));
@@ -44,6 +44,9 @@ function render(r: Result, verb: string): string {
     lines.push(`  ${h.hook.padEnd(14)} ${h.state.replace('_', ' ')}${h.state === 'installed' ? extra : ''}`);
     if (h.hint) lines.push(`    ${h.hint}`);
   }
-  if (r.warmApplier) lines.push(`  Their records are applied by ${r.warmApplier.command} (pid ${r.warmApplier.pid}), warm: no process is started for them.`);
+  if (r.warmApplier) {
+    lines.push(`  Their records are applied by ${r.warmApplier.command} (pid ${r.warmApplier.pid}), warm: no process is started for them`
+      + `${r.warmApplier.watchesTree ? '; it also applies what is saved in the working tree' : ''}.`);
+  }
   return lines.join('\n');
 }
