@@ -54,7 +54,7 @@ export function registerWatch(program: Command): void {
         log: (line) => process.stderr.write(`cg watch: ${line}\n`),
       });
       const dirs = await tree.ready;
-      process.stderr.write(`cg watch: watching ${root}, ${dirs} directories; ignored and vendored ones are skipped (Ctrl-C to stop)\n`);
+      process.stderr.write(`cg watch: watching ${root}, ${dirs} directories; ignored, vendored and build-output ones, and ones that held no indexed file, are skipped (Ctrl-C to stop)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           warm.stop();
