@@ -248,6 +248,9 @@ register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});`);
   it('updates the index of a repository without a configuration file without loading the JSONC parser', () => {
     const urls = loadedModules(['update', '-q'], repo);
     expect(urls.some((u) => u.includes('/indexer/apply.'))).toBe(true);
+    // One file of the bundle: `cg update` (src/cli/update-main.ts) is bundled on its own, without the CLI's entry.
+    expect(urls.some((u) => u.endsWith('/dist/bundle/cli/update-main.js'))).toBe(true);
+    expect(urls.filter((u) => u.endsWith('/dist/bundle/cli/main.js') || /\/dist\/bundle\/chunk-/.test(u))).toEqual([]);
     for (const lib of ['jsonc-parser', 'fastest-levenshtein']) expect(urls.filter((u) => u.includes(lib)), lib).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { CG_VERSION } from '../version.js';
+import { baseProgram } from './base-program.js';
 
 type Register = (program: Command) => void;
 
@@ -52,29 +52,10 @@ export const COMMAND_NAMES: readonly string[] = COMMANDS.flatMap((c) => c.names)
  * version for `--version`, and every command otherwise (help, a mistyped command and its suggestion).
  */
 export async function createProgram(args?: readonly string[]): Promise<Command> {
-  const program = new Command();
-  program
-    .name('cg')
-    .description('CodeGrapher: a local code-intelligence index for AI coding agents')
-    .version(CG_VERSION)
-    .showSuggestionAfterError()
-    .exitOverride()
-    .configureOutput({ outputError: (str, write) => write(str) });
-
+  const program = baseProgram();
   const first = args?.[0];
   const named = COMMANDS.find((c) => first !== undefined && c.names.includes(first));
   const wanted = named ? [named] : first === '--version' || first === '-V' ? [] : COMMANDS;
   for (const register of await Promise.all(wanted.map((c) => c.load()))) register(program);
-
-  program.addHelpText('after', `
-Every command takes --repo DIR (default: the repository containing the current directory) and --help.
-Examples:
-  $ cg index && cg query "where are expired tokens refused"
-  $ cg hooks install          # keep the index fresh after every commit, merge, checkout and rebase
-  $ cg status --files skipped # what was left out, and why
-
-Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no usable index (run \`cg index\`), 4 symbol or file not found,
-5 embedding model not available (run \`cg model pull\`), 6 another cg process is writing the index,
-7 a snapshot was refused (damaged, unsafe, newer format or another repository's).`);
   return program;
 }
