@@ -6,7 +6,7 @@ import v8 from 'node:v8';
  * pass (resolution, ranks, embedding) runs once, that compiling costs more CPU than the optimized
  * code saves: a one-file update on Django took 650 ms of CPU with TurboFan off from the start instead
  * of 840, and one on Go's standard library (5,732 files, 95k symbols) 2.68 s instead of 2.70. So
- * `cg update` starts with TurboFan off (src/cli/main.ts), and the applier turns it back on when the
+ * `cg update` starts with TurboFan off (src/cli/update-main.ts), and the applier turns it back on when the
  * update proves large: a rebuild, or more files to parse than a quick start allows
  * (src/indexer/apply.ts); large work keeps V8's defaults, as builds do (not measured without TurboFan).
  * The grammars' WebAssembly has its own switch (baselineCompileOnly, src/lang/loader.ts).

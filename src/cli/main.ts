@@ -1,5 +1,7 @@
 import { createProgram } from './program.js';
 import { run } from './run.js';
+import { optimizeLater } from '../compilers.js';
 
-// `cg update` runs from src/cli/update-main.ts instead (bin/cg.js), as one file of the bundle.
+// bin/cg.js runs `cg update` from src/cli/update-main.ts, one file of the bundle; run from here, it starts the same way.
+if (process.argv[2] === 'update') optimizeLater();
 await run(await createProgram(process.argv.slice(2)));
