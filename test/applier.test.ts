@@ -363,6 +363,28 @@ describe('file history', () => {
   });
 });
 
+describe('an update with nothing to parse', () => {
+  it('leaves the generation and the row files the last update wrote as they are', async () => {
+    const root = makeRepo({ 'a.py': 'def f():\n    return 1\n', 'b.py': 'from a import f\n\ndef g():\n    return f()\n' }, { commit: true });
+    expect(runCg(['index', '-q'], root).code).toBe(0);
+    fs.writeFileSync(path.join(root, 'a.py'), 'def f():\n    return 2\n');
+    expect(runCg(['update', '--json'], root).json.rounds[0]).toMatchObject({ mode: 'incremental', modified: 1 });
+    const dir = path.dirname(currentDbPath(root)!);
+    const rowFiles = () => fs.readdirSync(dir).filter((n) => /^(rank|resolve)-rows-\d+\.v8$/.test(n)).sort()
+      .map((n) => [n, fs.statSync(path.join(dir, n)).mtimeMs]);
+    const before = rowFiles();
+    expect(before.length, 'a one-shot update leaves its rows beside the database').toBe(2);
+    // An undone edit and a replayed save: nothing to parse.
+    fs.writeFileSync(path.join(root, 'b.py'), 'from a import f\n\ndef g():\n    return f()\n');
+    expect(runCg(['notify', 'b.py', '--no-apply'], root).code).toBe(0);
+    const round = runCg(['update', '--json'], root).json.rounds[0];
+    // Both are candidates (a.py is still uncommitted), both as indexed.
+    expect(round).toMatchObject({ added: 0, modified: 0, deleted: 0, unchanged: 2, records: 1 });
+    expect(round.generation, 'the same generation').toBe(Number(before[0][0].match(/-(\d+)\.v8$/)![1]));
+    expect(rowFiles(), 'neither read back nor written again').toEqual(before);
+  });
+});
+
 describe('large change sets', () => {
   it('counts only source paths against the rebuild threshold: a commit touching 250 docs and one module stays incremental', () => {
     const root = makeRepo({ 'a.py': 'def one():\n    return 1\n', 'b.py': 'def two():\n    return one()\n' }, { commit: true });
