@@ -21,13 +21,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { currentDbPath } from '../dist/store/db.js';
+import { option } from './lib/args.mjs';
 import { median } from './lib/metrics.mjs';
 import { saveResult } from './lib/results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CG = path.join(here, '..', 'bin', 'cg.js');
 const args = process.argv.slice(2);
-const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+const opt = (name, dflt) => option(args, name, dflt);
 const repo = opt('--repo');
 const file = opt('--file');
 if (!repo || !file) {

@@ -53,12 +53,11 @@ for (const entry of ENTRIES) {
 }
 // Chunk names carry a hash: a stale chunk of an earlier build would only take space.
 fs.rmSync(OUT, { recursive: true, force: true });
-const result = await build({
-  entryPoints: ENTRIES,
+// What both builds share: ES modules for Node 20, the externals, the define, the `require` banner.
+const common = {
   outbase: DIST,
   outdir: OUT,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -68,26 +67,12 @@ const result = await build({
   legalComments: 'eof',
   metafile: true, // kept as dist/bundle/metafile.json: which modules each file holds (test/cli.test.ts reads it)
   logLevel: 'warning',
-});
+};
+const result = await build({ ...common, entryPoints: ENTRIES, splitting: true });
 // `cg update` (src/cli/update-main.ts), which the hooks start after every change, as one file with
 // everything it imports: Node loads it in ~50 ms against ~75 for the same code as the CLI bundle's ~40
 // shared files. The worker threads it starts are the split bundle's (BUILD_DIR is this folder).
-const update = await build({
-  entryPoints: [path.join(DIST, 'cli', 'update-main.js')],
-  outbase: DIST,
-  outdir: OUT,
-  bundle: true,
-  splitting: false,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  plugins: [externals],
-  define: { __CG_BUNDLE__: 'true' },
-  banner: { js: "import { createRequire as __cgRequire } from 'node:module'; const require = __cgRequire(import.meta.url);" },
-  legalComments: 'eof',
-  metafile: true,
-  logLevel: 'warning',
-});
+const update = await build({ ...common, entryPoints: [path.join(DIST, 'cli', 'update-main.js')], splitting: false });
 const metafile = { inputs: { ...result.metafile.inputs, ...update.metafile.inputs }, outputs: { ...result.metafile.outputs, ...update.metafile.outputs } };
 fs.writeFileSync(path.join(OUT, 'metafile.json'), JSON.stringify(metafile));
 if (!quiet) {
