@@ -7,7 +7,8 @@
 //
 // Usage: node eval/token-savings.mjs [--tasks FILE[,FILE]] [--mirrors DIR] [--cache DIR] [--out PREFIX]
 //          [--limit N] [--repo owner/name] [--prd20] [--ground-truth FILE] [--budget 3500] [--preset NAME]
-//          [--baseline windows|whole] [--reuse-index]
+//          [--baseline windows|whole] [--reuse-index] [--min-confidence X]
+//   --min-confidence: `cg context`'s bundle cut (src/retrieve/context.ts, BUNDLE_MIN_CONFIDENCE by default).
 //   --prd20: the PRD's 20 real tasks: Python only (its scope), four from each Python repository of the
 //            task files (jinja, attrs, rich; click, sqlalchemy), spread over each repository's history.
 //   --ground-truth: where to write the converted tasks (they quote commit messages: keep them out of the project).
@@ -39,6 +40,7 @@ const budget = Number(opt('--budget', '3500'));
 const preset = opt('--preset', undefined);
 const baselineMode = opt('--baseline', 'windows');
 const groundTruth = opt('--ground-truth', '');
+const minConfidence = opt('--min-confidence', undefined);
 
 let tasks = taskFiles.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
 if (onlyRepo) tasks = tasks.filter((t) => t.repo === onlyRepo);
@@ -89,7 +91,7 @@ for (const [i, task] of tasks.entries()) {
     const server = createServer(dir, { toolsets: ['all'] });
     try {
       const q = { text: task.description, budget, ...(preset ? { preset } : {}) };
-      const bundle = await buildContext(db, dir, q, { placeTexts: true });
+      const bundle = await buildContext(db, dir, q, { placeTexts: true, ...(minConfidence !== undefined ? { minConfidence: Number(minConfidence) } : {}) });
       const ctxAnswer = contextAnswer(bundle);
       const res = await server.call('codegraph_query', { query: task.description, token_budget: budget, ...(preset ? { preset } : {}) });
       const qAnswer = queryAnswer(res);

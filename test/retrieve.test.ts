@@ -352,6 +352,20 @@ ${body}
 }
 `,
     'src/report.ts': 'export function printReport(lines: string[]): string {\n  return lines.join("\\n");\n}\n',
+    'routes.py': `def register_routes(app, options):
+    \"\"\"Register every route of the options on the app, under the options' prefix.\"\"\"
+    routes = options.routes
+    for route in routes:
+        app.add_route(route, options.prefix, options.methods)
+    prefix = options.prefix
+    app.register_prefix(prefix, routes)
+
+    def fallback(request):
+        return app.dispatch(request)
+
+    app.fallback = fallback
+    return routes
+`,
     'app.py': `def load_settings(path):
     def parse_line(line):
         return line.split("=", 1)
@@ -386,6 +400,16 @@ ${body}
     const outer = await runQuery(db, repo, { text: 'load the settings', budget: 200_000 });
     expect(outer.files[0].symbol).toBe('load_settings');
     expect(outer.files.map((e) => e.symbol)).not.toContain('load_settings.parse_line');
+  });
+
+  it('shows a nested function ranked below the function it lives in through that function\'s place, not as a place of its own', async () => {
+    // `fallback` matches on its own (its name), but register_routes matches better and its lines hold it:
+    // a second place would repeat those lines and take a slot another function could have.
+    const res = await runQuery(db, repo, { text: 'register the routes of the app with options and a fallback', budget: 200_000 });
+    const symbols = res.files.map((e) => e.symbol);
+    expect(symbols[0]).toBe('register_routes');
+    expect(symbols).not.toContain('register_routes.fallback');
+    expect(res.files[0].rationale).toContain("'fallback' in register_routes.fallback");
   });
 });
 
