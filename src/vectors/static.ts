@@ -232,7 +232,7 @@ function openTables(dir: string): StaticTables {
     throw new CgError('model_unavailable', `The built-in embedding model at ${dir} is damaged: ${STATIC_FILES[0]} is truncated`,
       'Rebuild it with `npm run build:model -- --force` in the cg installation.');
   }
-  const lines = lineIndex(text);
+  const lines = recordedLineIndex(dir, text.length) ?? lineIndex(text);
   const words = lines.total;
   const vocab = words + FIRST_WORD_ID;
   if (binBytes !== vocab * (4 + DIMS)) {
@@ -253,19 +253,44 @@ function newlines(text: Buffer, start: number, end: number): number {
 
 const LINE_CHUNK = 1 << 16;
 
-interface LineIndex {
+export interface LineIndex {
   /** Newlines before each LINE_CHUNK boundary. */
   before: Uint32Array;
   total: number;
 }
 
 /** The newlines before every LINE_CHUNK-th byte, counted in one pass (newlines() per chunk). */
-function lineIndex(text: Buffer): LineIndex {
+export function lineIndex(text: Buffer): LineIndex {
   const before = new Uint32Array(Math.ceil(text.length / LINE_CHUNK) + 1);
   for (let i = 1; i < before.length; i++) {
     before[i] = before[i - 1] + newlines(text, (i - 1) * LINE_CHUNK, Math.min(i * LINE_CHUNK, text.length));
   }
   return { before, total: before[before.length - 1] };
+}
+
+/**
+ * The line index scripts/build-static-model.mjs recorded in cg-model.json (`vocab_lines`), when it is
+ * one for a vocab.txt of this many bytes; null otherwise (a model built before it recorded one), and the
+ * index is counted. Counting it was ~12-17 ms of every process that embeds (a hook's one-file update,
+ * a CLI query), a twentieth of its time. It is outside the record's `files`, so the model's digest,
+ * and with it every index's cached vectors, did not change when it was added.
+ */
+export function recordedLineIndex(dir: string, bytes: number): LineIndex | null {
+  try {
+    const rec = (JSON.parse(fs.readFileSync(path.join(dir, 'cg-model.json'), 'utf8')) as { vocab_lines?: unknown }).vocab_lines as
+      { chunk?: unknown; bytes?: unknown; before?: unknown } | undefined;
+    const before = rec?.before;
+    if (!rec || rec.chunk !== LINE_CHUNK || rec.bytes !== bytes || !Array.isArray(before)
+      || before.length !== Math.ceil(bytes / LINE_CHUNK) + 1 || before[0] !== 0) return null;
+    for (let i = 1; i < before.length; i++) {
+      const n = before[i] as unknown;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < (before[i - 1] as number) || n - (before[i - 1] as number) > LINE_CHUNK) return null;
+    }
+    const index = Uint32Array.from(before as number[]);
+    return { before: index, total: index[index.length - 1] };
+  } catch {
+    return null;
+  }
 }
 
 /** The newlines in text[0, at): the chunk's count, then a count within the chunk (at most 64 KiB). */
