@@ -132,7 +132,10 @@ function contextAnswer(b) {
     for (const p of f.places) {
       const [start, end] = p.line_range;
       places.push({ path: f.path, start, end });
-      const lines = (p.text ?? '').split('\n').filter((l) => !/^… \(cut to fit/.test(l));
+      // Notes are not source: where the rest of a cut place is, how many lines a long one has more, where
+      // another place of the file shows this one's lines.
+      const lines = /^\(lines \d+-\d+: shown (above|below), in /.test(p.text ?? '') ? []
+        : (p.text ?? '').split('\n').filter((l) => !/^… \(cut to fit/.test(l) && !/^… \(\d+ more lines\)$/.test(l));
       const n = Math.min(lines.length, end - start + 1);
       shown.set(f.path, [...(shown.get(f.path) ?? []), ...Array.from({ length: n }, (_, k) => start + k)]);
     }

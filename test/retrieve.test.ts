@@ -6,6 +6,7 @@ import { runQuery } from '../src/retrieve/query.js';
 import { buildContext, BUNDLE_MIN_CONFIDENCE, BUNDLE_PLACES } from '../src/retrieve/context.js';
 import { renderContext } from '../src/cli/commands/query-cmd.js';
 import { CgError } from '../src/errors.js';
+import { createServer } from '../src/mcp/server.js';
 import { baselineTokenize, tokenize } from '../src/retrieve/tokenize.js';
 import { stretchCounter, tokenCounter, tokenCounterSource, tokenFloor } from '../src/retrieve/tokens.js';
 import { BpeTable } from '../src/retrieve/bpe-table.js';
@@ -410,6 +411,29 @@ ${body}
     expect(symbols[0]).toBe('register_routes');
     expect(symbols).not.toContain('register_routes.fallback');
     expect(res.files[0].rationale).toContain("'fallback' in register_routes.fallback");
+  });
+
+  it('prints the lines of a nested function ranked above the function it lives in once, in that function\'s source', async () => {
+    const res = await runQuery(db, repo, { text: 'load the settings and merge them', budget: 200_000 });
+    expect(res.files.slice(0, 2).map((e) => e.symbol)).toEqual(['load_settings.merge', 'load_settings']);
+    const bundle = await buildContext(db, repo, { text: 'load the settings and merge them' }, { placeTexts: true });
+    const section = bundle.files.find((f) => f.path === 'app.py')!;
+    expect(section.form).toBe('source');
+    expect(section.text.split('def merge(a, b):').length - 1).toBe(1);
+    const merge = section.places.find((p) => p.symbol === 'load_settings.merge')!;
+    expect(merge.text).toBe('(lines 5-6: shown below, in load_settings 1-8)');
+    expect(section.places[merge.within!].symbol).toBe('load_settings');
+    expect(section.places.find((p) => p.symbol === 'load_settings')!.text).toContain('def merge(a, b):');
+    // Bombe's answer gives each symbol its own source: the nested one's lines, cut from the function holding them.
+    const h = createServer(repo, { toolsets: ['all'] });
+    try {
+      const res2 = await h.call('get_context', { query: 'load the settings and merge them' });
+      const symbols = (res2.structuredContent as any).context_bundle.files.find((f: any) => f.path === 'app.py').symbols;
+      expect(symbols.find((x: any) => x.name === 'load_settings.merge')).toMatchObject({ included_as: 'full_source',
+        source: '    def merge(a, b):\n        return {**a, **b}' });
+    } finally {
+      h.live.close();
+    }
   });
 });
 

@@ -47,6 +47,11 @@ export interface ContextPlace {
   rationale: string;
   /** With `placeTexts`: the place's own lines as shown (source, first lines, or signature), without the section's header line. */
   text?: string;
+  /**
+   * The index among the section's places of the place whose source shows all of this one's lines (a nested
+   * function ranked above the function it lives in); this place's text then only says so.
+   */
+  within?: number;
 }
 
 export interface ContextOptions {
@@ -133,10 +138,10 @@ export async function packContext(db: Database.Database, root: string, input: Qu
     return { text, tokens: cost(path, text) };
   });
   for (const [i, [path, entries]] of kept.entries()) {
-    const add = (form: ContextSection['form'], text: string, tokens: number, placeTexts: string[]) => {
+    const add = (form: ContextSection['form'], text: string, tokens: number, placeTexts: string[], within: number[] = []) => {
       used += tokens;
       const places = entries.map((e, j) => ({ symbol: e.symbol, kind: e.kind, line_range: e.line_range, rationale: e.rationale,
-        ...(opts.placeTexts ? { text: placeTexts[j] } : {}) }));
+        ...(opts.placeTexts ? { text: placeTexts[j] } : {}), ...((within[j] ?? -1) >= 0 ? { within: within[j] } : {}) }));
       files.push({ path, form, text, places });
     };
     // Room kept for the signatures of the files after this one (at most half of what is left).
@@ -147,7 +152,7 @@ export async function packContext(db: Database.Database, root: string, input: Qu
       const text = sourcesText(path, entries, sources, Infinity);
       const tokens = cost(path, text);
       if (used + tokens <= budget - (isEntry ? 0 : reserve())) {
-        add('source', text, tokens, placeTexts(entries, sources, Infinity));
+        add('source', text, tokens, placeTexts(entries, sources, Infinity), heldBy(entries, sources));
         continue;
       }
       if (isEntry) {
@@ -203,15 +208,42 @@ function sourcesText(path: string, entries: QueryEntry[], sources: (string[] | n
   return entries.map((e, i) => `${header(path, e)}\n${own[i]}`).join('\n\n');
 }
 
-/** Each place's lines as shown: its source cut to `maxLines` (saying where the rest is), or its signature when the source is unreadable. */
+/**
+ * Each place's lines as shown: its source cut to `maxLines` (saying where the rest is), or its signature when the
+ * source is unreadable. A place whose lines another place of the file shows in full (a nested function ranked
+ * above the function it lives in: both are places, src/retrieve/regions.ts) is not printed twice: it says where
+ * its lines are.
+ */
 function placeTexts(entries: QueryEntry[], sources: (string[] | null)[], maxLines: number): string[] {
+  const within = maxLines === Infinity ? heldBy(entries, sources) : [];
   return entries.map((e, i) => {
     const src = sources[i];
+    const holder = within[i] ?? -1;
+    if (holder >= 0) {
+      const o = entries[holder];
+      return `(lines ${e.line_range[0]}-${e.line_range[1]}: shown ${holder < i ? 'above' : 'below'}, in ${o.symbol ?? 'the place'} ${o.line_range[0]}-${o.line_range[1]})`;
+    }
     if (!src) return e.signature ?? '';
     if (src.length <= maxLines) return src.join('\n');
     const [start, end] = e.line_range;
     return `${src.slice(0, maxLines).join('\n')}\n… (cut to fit the budget: read ${e.path}:${start + maxLines}-${end} for the rest)`;
   });
+}
+
+/** For each place of a section shown in full, the index of another place whose source shows all its lines, or -1. */
+function heldBy(entries: QueryEntry[], sources: (string[] | null)[]): number[] {
+  return entries.map((e, i) => entries.findIndex((o, j) => j !== i && sources[j] !== null && sources[i] !== null && holds(o, sources[j]!, e)));
+}
+
+/**
+ * Whether place `o`, whose shown source is `src` (capped as excerpts are: its last line may say how many more
+ * there are), shows all of place `e`'s lines, `e` being the smaller (or, at equal ranges, never: both stay).
+ */
+function holds(o: QueryEntry, src: string[], e: QueryEntry): boolean {
+  const capped = /^… \(\d+ more lines\)$/.test(src[src.length - 1] ?? '');
+  const shownEnd = o.line_range[0] + src.length - (capped ? 2 : 1);
+  const [start, end] = e.line_range;
+  return o.line_range[0] <= start && end <= Math.min(o.line_range[1], shownEnd) && o.line_range[1] - o.line_range[0] > end - start;
 }
 
 /** How far past the room line counts are summed: the sums run over the exact count by a few percent. */

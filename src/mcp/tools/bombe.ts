@@ -4,7 +4,7 @@ import { renderBlastMermaid } from '../../graph/mermaid.js';
 import { pickSymbol, symbolReferences, type RefEntry } from '../../graph/refs.js';
 import { repoMap } from '../../graph/structure.js';
 import { renderTree } from '../../graph/structure-tree.js';
-import { packContext, rankForContext, type ContextBundle } from '../../retrieve/context.js';
+import { packContext, rankForContext, type ContextBundle, type ContextPlace } from '../../retrieve/context.js';
 import { SourceReader } from '../../retrieve/source.js';
 import { rememberingCounter, tokenCounter } from '../../retrieve/tokens.js';
 import { signalsFromText } from '../../retrieve/signal-input.js';
@@ -157,7 +157,7 @@ function bombeBundle(b: ContextBundle, files: number, tokensUsed: number, budget
       summary: b.summary,
       relationship_map: relationshipMap({ ...b, files: shown }),
       files: shown.map((f) => ({ path: f.path, symbols: f.places.map((p) => ({
-        name: p.symbol ?? '(file)', kind: p.kind, lines: `${p.line_range[0]}-${p.line_range[1]}`, included_as: formOf(f.form), source: p.text ?? '',
+        name: p.symbol ?? '(file)', kind: p.kind, lines: `${p.line_range[0]}-${p.line_range[1]}`, included_as: formOf(f.form), source: sourceOfPlace(f.places, p),
       })) })),
       tokens_used: tokensUsed,
       token_budget: budget,
@@ -169,6 +169,17 @@ function bombeBundle(b: ContextBundle, files: number, tokensUsed: number, budget
     },
     ...(b.warnings.length ? { warnings: b.warnings } : {}),
   };
+}
+
+/**
+ * A symbol's `source` as Bombe's answer gives it: its own lines, also for a nested function whose lines the
+ * bundle's text shows only once, in the function holding it (ContextPlace.within): cut from that one's source.
+ */
+function sourceOfPlace(places: ContextPlace[], p: ContextPlace): string {
+  const holder = p.within !== undefined ? places[p.within] : undefined;
+  if (!holder?.text) return p.text ?? '';
+  const from = p.line_range[0] - holder.line_range[0];
+  return holder.text.split('\n').slice(from, from + p.line_range[1] - p.line_range[0] + 1).join('\n');
 }
 
 async function getContext(a: z.infer<typeof contextSchema>, ctx: ToolContext): Promise<ToolAnswer> {
