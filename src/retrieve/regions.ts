@@ -62,7 +62,7 @@ export function regionsOf(db: Database.Database, file: RankedFile, text: string,
       && r.startLine <= s.startLine && r.endLine >= s.endLine);
     if (inside) {
       const more = words.filter((w) => !matched(inside.symbol!).includes(w));
-      if (more.length) inside.rationale += `, and ${quoted(more)} in ${s.qualifiedName}`;
+      inside.rationale += more.length ? `, and ${quoted(more)} in ${s.qualifiedName}` : `, also in ${s.qualifiedName}`;
       continue;
     }
     const why = words.length ? `matches ${quoted(words)} in ${s.qualifiedName}`
