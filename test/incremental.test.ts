@@ -320,6 +320,12 @@ describe('incremental updates equal full builds', () => {
 
 /** Builds `files`, applies `edits` (path -> content, null deletes) through an update, and compares with a rebuild. */
 async function updateEqualsRebuild(files: Record<string, string>, edits: Record<string, string | null>): Promise<string[]> {
+  return (await updateAndRebuild(files, edits)).diff;
+}
+
+/** As updateEqualsRebuild, also saying how many files the update re-resolved. */
+async function updateAndRebuild(files: Record<string, string>, edits: Record<string, string | null>):
+  Promise<{ diff: string[]; resolved: number | undefined }> {
   // Unrelated files, so that the update re-resolves only some files rather than all of them.
   const filler = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`filler/f${i}.py`, `def f${i}():\n    return ${i}\n`]));
   const root = makeRepo({ ...files, ...filler }, { commit: true });
@@ -333,7 +339,7 @@ async function updateEqualsRebuild(files: Record<string, string>, edits: Record<
   recordSaves(root, Object.keys(edits));
   const res = await updateIndex(root);
   expect(res.rounds.map((r) => r.mode)).toContain('incremental');
-  return differences(dumpOf(root), (await freshDump(root)).dump);
+  return { diff: differences(dumpOf(root), (await freshDump(root)).dump), resolved: res.rounds[0].resolvedFiles };
 }
 
 describe('incremental updates of the deeper graph equal full builds', () => {
@@ -344,6 +350,37 @@ describe('incremental updates of the deeper graph equal full builds', () => {
       'c.py': 'from b import B\n\n\nclass C(B):\n    def render(self):\n        return 1\n',
     };
     expect(await updateEqualsRebuild(files, { 'a.py': 'class A:\n    def render(self):\n        return 0\n' })).toEqual([]);
+  });
+});
+
+describe('incremental updates after supertypes change equal full builds, re-resolving only what the change reaches', () => {
+  // b.py's B extends a.py's A; c.py calls methods on a B; d.py uses neither.
+  const files = {
+    'a.py': 'class A:\n    def run(self):\n        return 1\n',
+    'a2.py': 'class A2:\n    def stop(self):\n        return 2\n',
+    'b.py': 'from a import A\nfrom a2 import A2\n\n\nclass B(A):\n    def go(self):\n        return self.stop()\n',
+    'c.py': 'from b import B\n\n\ndef use():\n    b = B()\n    b.run()\n    b.stop()\n    return b.missing()\n',
+    'd.py': 'def run():\n    return 0\n\n\ndef stop():\n    return run()\n',
+  };
+
+  const update = (edits: Record<string, string | null>) => updateAndRebuild(files, edits);
+
+  it('a base class swapped for another: the subtype\'s users, not every file', async () => {
+    // B(A) -> B(A2): c.py's b.run() loses its target and b.stop() gains one; d.py and the filler are untouched.
+    const { diff, resolved } = await update({ 'b.py': files['b.py'].replace('class B(A):', 'class B(A2):') });
+    expect(diff).toEqual([]);
+    expect(resolved).toBeLessThan(8);
+  });
+
+  it('a base from outside the repository added two levels up: unknown methods of the subtype become external', async () => {
+    // A(ValueError): c.py's b.missing() is now ValueError's, as a full build says (an update used to leave it unresolved).
+    const { diff } = await update({ 'a.py': files['a.py'].replace('class A:', 'class A(ValueError):') });
+    expect(diff).toEqual([]);
+  });
+
+  it('a base class deleted, and one defined where there was none', async () => {
+    expect((await update({ 'a.py': null })).diff).toEqual([]);
+    expect((await update({ 'b.py': files['b.py'].replace('class B(A):', 'class B(A, A3):'), 'a3.py': 'class A3:\n    def missing(self):\n        return 3\n' })).diff).toEqual([]);
   });
 });
 

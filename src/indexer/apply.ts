@@ -17,8 +17,7 @@ import { extractAll, type ExtractionPool } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
 import { boilerplateMetaLater, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
 import { RANK_TOLERANCE, rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
-import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved } from './affected.js';
-import type { EdgeRow } from '../store/writer.js';
+import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved, supertypeFiles } from './affected.js';
 import { currentDbPath } from '../store/db.js';
 import { fileHistoryAsync } from '../repo/git.js';
 import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './vectors.js';
@@ -230,20 +229,6 @@ function hasExternalFiles(db: Database.Database): boolean {
 /** When more than this share of files would be re-resolved, resolving all of them is as cheap. */
 const FULL_RESOLVE_SHARE = 0.5;
 
-/**
- * The supertype edges of modified files now differ from before, or a removed file had some. (A new
- * file's supertypes need no more than its name: anything reaching them goes through that name.)
- */
-function inheritanceChanged(db: Database.Database, modifiedIds: number[], before: Set<string>, edges: EdgeRow[]): boolean {
-  const changed = new Set(modifiedIds);
-  const key = db.prepare(`SELECT f.path || ':' || s.qualified_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).pluck();
-  const after = new Set(edges.filter((e) => (e.kind === 'extends' || e.kind === 'implements') && changed.has(e.fileId) && e.dst !== null)
-    .map((e) => `${e.kind} ${key.get(e.src)} -> ${key.get(e.dst)}`));
-  if (after.size !== before.size) return true;
-  for (const k of after) if (!before.has(k)) return true;
-  return false;
-}
-
 async function applyIncremental(root: string, db: Database.Database, config: Config, meta: Meta, state: RepoState,
   candidates: Set<string> | null, onProgress: (p: BuildProgress) => void, { extraction, oneShot }: ApplyRun,
   started: number): Promise<Counts> {
@@ -439,10 +424,14 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     // The previous generation's resolve rows with the rewritten files read again, when this process has them.
     resolveRows = previousResolveRows ? patchResolveRows(db, previousResolveRows, writer.touchedFiles().rows) : loadResolveRows(db);
     let resolved = resolveAll(resolveInputFrom(db, resolveRows, only), view);
-    if (only && inheritanceChanged(db, modifiedIds, footprint.inherits, resolved.edges)) {
-      // A changed supertype alters method lookups through every subtype: resolve everything.
-      only = undefined;
-      resolved = resolveAll(resolveInputFrom(db, resolveRows, only), view);
+    if (only) {
+      // Changed supertypes alter the lookups on their types and subtypes: those files are resolved too.
+      const more = [...supertypeFiles(db, footprint, modifiedIds, resolved.supers)].filter((f) => !only!.has(f));
+      if (more.length) {
+        for (const f of more) only.add(f);
+        if (only.size > paths.length * FULL_RESOLVE_SHARE) only = undefined;
+        resolved = resolveAll(resolveInputFrom(db, resolveRows, only), view);
+      }
     }
     writer.replaceResolvedEdges(resolved.edges, only ?? null);
     writer.setResolutions(resolved.refs, resolved.imports);

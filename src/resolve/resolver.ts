@@ -29,7 +29,7 @@ export function resolveAll(input: ResolveInput, repo: RepoView): ResolveOutput {
   }
   addOverrides(cx);
   addTestEdges(cx);
-  return { edges: cx.edges, refs: cx.refStates, imports: cx.importStates };
+  return { edges: cx.edges, refs: cx.refStates, imports: cx.importStates, supers: cx.supers };
 }
 
 function isGlobalRef(r: RRef): boolean {

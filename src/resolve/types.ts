@@ -106,4 +106,6 @@ export interface ResolveOutput {
   refs: Map<number, RefResolution>;
   /** Import row id -> where it led (for the files resolved). */
   imports: Map<number, ImportResolution>;
+  /** Every repository type's supertypes (of every file, not only those resolved): what method lookups went through. */
+  supers: Map<number, number[]>;
 }
