@@ -426,7 +426,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     let resolved = resolveAll(resolveInputFrom(db, resolveRows, only), view);
     if (only) {
       // Changed supertypes alter the lookups on their types and subtypes: those files are resolved too.
-      const more = [...supertypeFiles(db, footprint, modifiedIds, resolved.supers)].filter((f) => !only!.has(f));
+      const more = [...supertypeFiles(db, footprint, only, modifiedIds, resolved.edges, resolved.supers)].filter((f) => !only!.has(f));
       if (more.length) {
         for (const f of more) only.add(f);
         if (only.size > paths.length * FULL_RESOLVE_SHARE) only = undefined;
