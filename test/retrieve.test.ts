@@ -353,6 +353,15 @@ ${body}
 }
 `,
     'src/report.ts': 'export function printReport(lines: string[]): string {\n  return lines.join("\\n");\n}\n',
+    'keys.py': `def combine_settings(first, second):
+    def merge_tables(a, b):
+        def normalize_key(key):
+            return key.strip().lower()
+
+        return {normalize_key(k): v for k, v in {**a, **b}.items()}
+
+    return merge_tables(first, second)
+`,
     'routes.py': `def register_routes(app, options):
     \"\"\"Register every route of the options on the app, under the options' prefix.\"\"\"
     routes = options.routes
@@ -431,6 +440,15 @@ ${body}
       const symbols = (res2.structuredContent as any).context_bundle.files.find((f: any) => f.path === 'app.py').symbols;
       expect(symbols.find((x: any) => x.name === 'load_settings.merge')).toMatchObject({ included_as: 'full_source',
         source: '    def merge(a, b):\n        return {**a, **b}' });
+      // Three levels: the innermost is shown by the outermost function, whose text is source (the middle one's is a note).
+      const keys = await buildContext(db, repo, { text: 'normalize the key when merging tables of combined settings' }, { placeTexts: true });
+      const k = keys.files.find((f) => f.path === 'keys.py')!;
+      expect(k.places.map((p) => p.symbol)).toEqual(['combine_settings.merge_tables.normalize_key', 'combine_settings.merge_tables', 'combine_settings']);
+      expect(k.places.map((p) => p.within)).toEqual([2, 2, undefined]);
+      expect(k.text.split('def normalize_key(key):').length - 1).toBe(1);
+      const res3 = await h.call('get_context', { query: 'normalize the key when merging tables of combined settings' });
+      const ks = (res3.structuredContent as any).context_bundle.files.find((f: any) => f.path === 'keys.py').symbols;
+      expect(ks[0].source).toBe('        def normalize_key(key):\n            return key.strip().lower()');
     } finally {
       h.live.close();
     }

@@ -230,9 +230,19 @@ function placeTexts(entries: QueryEntry[], sources: (string[] | null)[], maxLine
   });
 }
 
-/** For each place of a section shown in full, the index of another place whose source shows all its lines, or -1. */
+/**
+ * For each place of a section shown in full, the index of another place whose source shows all its lines, or -1:
+ * the outermost of them (a closure in a closure in a function is shown by the function, whose own text is source).
+ */
 function heldBy(entries: QueryEntry[], sources: (string[] | null)[]): number[] {
-  return entries.map((e, i) => entries.findIndex((o, j) => j !== i && sources[j] !== null && sources[i] !== null && holds(o, sources[j]!, e)));
+  const span = (e: QueryEntry) => e.line_range[1] - e.line_range[0];
+  return entries.map((e, i) => {
+    let best = -1;
+    entries.forEach((o, j) => {
+      if (j !== i && sources[j] !== null && sources[i] !== null && holds(o, sources[j]!, e) && (best < 0 || span(o) > span(entries[best]))) best = j;
+    });
+    return best;
+  });
 }
 
 /**
