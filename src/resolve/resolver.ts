@@ -15,7 +15,9 @@ import { declareTable, resolveAccess } from './accesses.js';
 export function resolveAll(input: ResolveInput, repo: RepoView): ResolveOutput {
   const cx = new ResolveContext(input, repo);
   const only = input.only;
-  for (const f of input.files) if (!only || only.has(f.id)) cx.scopeOf(f.id);
+  // Every file's scope, in path order, also outside `only`: a scope built inside an import cycle is partial, so which
+  // file's scope is built first decides what the others see; a partial resolution builds them as a full one does.
+  for (const f of input.files) cx.scopeOf(f.id);
   // Every supertype and declared table, also outside `only`: lookups anywhere go through them.
   for (const r of input.refs) {
     if (r.kind === 'table') declareTable(cx, r);
