@@ -14,7 +14,6 @@ import { declareTable, resolveAccess } from './accesses.js';
  */
 export function resolveAll(input: ResolveInput, repo: RepoView): ResolveOutput {
   const cx = new ResolveContext(input, repo);
-  const only = input.only;
   // Every file's scope, in path order, also outside `only`: a scope built inside an import cycle is partial, so which
   // file's scope is built first decides what the others see; a partial resolution builds them as a full one does.
   for (const f of input.files) cx.scopeOf(f.id);
