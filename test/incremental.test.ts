@@ -418,6 +418,18 @@ describe('incremental updates after supertypes change equal full builds, re-reso
   });
 });
 
+describe('incremental updates of duplicate definitions equal full builds', () => {
+  it('one of two identical methods removed: a call matched to both by name loses the one gone', async () => {
+    // Property seed 63 found it: the file's definitions were compared as a set of keys, so two identical
+    // `def load(self)` were one, removing one changed nothing, and b.py kept an edge to a symbol that was gone.
+    const files = {
+      'a.py': 'class P:\n    def load(self):\n        return 1\n\n    def load(self):\n        return 2\n',
+      'b.py': 'def use(x):\n    return x.load()\n',
+    };
+    expect(await updateEqualsRebuild(files, { 'a.py': 'class P:\n    def load(self):\n        return 1\n' })).toEqual([]);
+  });
+});
+
 describe('incremental updates of registrations and data access equal full builds', () => {
   it('a callback registered by name, defined later in another file', async () => {
     const files = {

@@ -55,6 +55,17 @@ function symbolKey(kind: string, qn: string, signature: string, isTest: boolean)
   return `${kind}\0${qn}\0${signature}\0${isTest ? 1 : 0}`;
 }
 
+/**
+ * A definition into the face, the n-th of identical ones keyed apart: two `def load(self)` in one class
+ * are two candidates of a name match, so removing one of them is a change (it was invisible to a map of
+ * keys, and a call matched to it kept an edge to a symbol that no longer existed).
+ */
+function addSymbol(face: FileFace, key: string, qn: string): void {
+  let n = 0;
+  while (face.symbols.has(`${key}\0${n}`)) n++;
+  face.symbols.set(`${key}\0${n}`, qn);
+}
+
 function importKey(module: string, names: string, alias: string | null, wildcard: boolean, reexport: boolean): string {
   return `${module}\0${names}\0${alias ?? ''}\0${+wildcard}\0${+reexport}`;
 }
@@ -69,7 +80,7 @@ function faceFromDb(db: Database.Database, fileId: number): FileFace {
     WHERE r.file_id = ? AND r.kind = 'table'`).raw().all(fileId) as [string, string][]) face.tables.add(`${qn}:${table}`);
   for (const [kind, qn, signature, isTest] of db.prepare('SELECT kind, qualified_name, signature, is_test FROM symbols WHERE file_id = ?')
     .raw().all(fileId) as [string, string, string, number][]) {
-    face.symbols.set(symbolKey(kind, qn, signature, isTest === 1), qn);
+    addSymbol(face, symbolKey(kind, qn, signature, isTest === 1), qn);
   }
   for (const [module, names, alias, wildcard, reexport] of db.prepare(
     'SELECT module, names, alias, wildcard, reexport FROM imports WHERE file_id = ?').raw().all(fileId) as
@@ -81,7 +92,7 @@ function faceFromDb(db: Database.Database, fileId: number): FileFace {
 
 function faceFromExtract(x: FileExtract): FileFace {
   const face: FileFace = { symbols: new Map(), imports: new Map(), tables: new Set(x.tables.map((t) => `${x.symbols[t.symbol].qualifiedName}:${t.table}`)) };
-  for (const s of x.symbols) face.symbols.set(symbolKey(s.kind, s.qualifiedName, s.signature, s.isTest), s.qualifiedName);
+  for (const s of x.symbols) addSymbol(face, symbolKey(s.kind, s.qualifiedName, s.signature, s.isTest), s.qualifiedName);
   for (const i of x.imports) {
     face.imports.set(importKey(i.module, JSON.stringify(i.names), i.alias ?? null, !!i.wildcard, !!i.reexport),
       boundNames(i.names, i.alias ?? null));
