@@ -149,10 +149,12 @@ export async function packContext(db: Database.Database, root: string, input: Qu
     const isEntry = entries.some((e) => entryPoints.has(`${e.path}:${e.line_range[0]}`));
     if (isEntry || opts.rest === 'source-if-fits') {
       const sources = entries.map((e) => sourceOf(reader, e));
-      const text = sourcesText(path, entries, sources, Infinity);
+      const within = heldBy(entries, sources);
+      const own = placeTexts(entries, sources, Infinity, within);
+      const text = sectionText(path, entries, own);
       const tokens = cost(path, text);
       if (used + tokens <= budget - (isEntry ? 0 : reserve())) {
-        add('source', text, tokens, placeTexts(entries, sources, Infinity), heldBy(entries, sources));
+        add('source', text, tokens, own, within);
         continue;
       }
       if (isEntry) {
@@ -204,18 +206,21 @@ function sourceOf(reader: SourceReader, e: QueryEntry): string[] | null {
 
 /** The places with their source, each cut to its first `maxLines` lines (with a note of what was left out). */
 function sourcesText(path: string, entries: QueryEntry[], sources: (string[] | null)[], maxLines: number): string {
-  const own = placeTexts(entries, sources, maxLines);
+  return sectionText(path, entries, placeTexts(entries, sources, maxLines));
+}
+
+/** A file's section: each place's header line and its text. */
+function sectionText(path: string, entries: QueryEntry[], own: string[]): string {
   return entries.map((e, i) => `${header(path, e)}\n${own[i]}`).join('\n\n');
 }
 
 /**
  * Each place's lines as shown: its source cut to `maxLines` (saying where the rest is), or its signature when the
  * source is unreadable. A place whose lines another place of the file shows in full (a nested function ranked
- * above the function it lives in: both are places, src/retrieve/regions.ts) is not printed twice: it says where
- * its lines are.
+ * above the function it lives in: both are places, src/retrieve/regions.ts; `within`, from heldBy, for a section
+ * shown in full) is not printed twice: it says where its lines are.
  */
-function placeTexts(entries: QueryEntry[], sources: (string[] | null)[], maxLines: number): string[] {
-  const within = maxLines === Infinity ? heldBy(entries, sources) : [];
+function placeTexts(entries: QueryEntry[], sources: (string[] | null)[], maxLines: number, within: number[] = []): string[] {
   return entries.map((e, i) => {
     const src = sources[i];
     const holder = within[i] ?? -1;
