@@ -9,6 +9,7 @@ export function storageClass(def: Node): string[] {
 
 export const c: LanguageSpec = {
   id: 'c',
+  family: 'c',
   displayName: 'C',
   // `.h` is read as C: a C++ header written `.h` parses as C with errors where it uses C++ syntax.
   extensions: ['.c', '.h'],

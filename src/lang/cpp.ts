@@ -23,6 +23,7 @@ function visibility({ node, modifiers, parentKind }: VisibilityInput): Visibilit
 
 export const cpp: LanguageSpec = {
   id: 'cpp',
+  family: 'c',
   displayName: 'C++',
   extensions: ['.cpp', '.cc', '.cxx', '.c++', '.hpp', '.hh', '.hxx', '.h++', '.ipp', '.tpp'],
   grammar: 'tree-sitter-cpp.wasm',

@@ -185,6 +185,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 export const java: LanguageSpec = {
   id: 'java',
+  family: 'jvm',
   displayName: 'Java',
   extensions: ['.java'],
   grammar: 'tree-sitter-java.wasm',

@@ -491,6 +491,7 @@ interface FamilyMember {
 export function jsFamilyEntry(member: FamilyMember): LanguageSpec {
   return {
     ...member,
+    family: 'javascript',
     commentTypes: ['comment'],
     // `export`, `const f = …` and `exports.f = …` statements wrap the definition; JSDoc sits above them.
     wrapperTypes: ['export_statement', 'lexical_declaration', 'variable_declaration', 'expression_statement', 'ambient_declaration'],

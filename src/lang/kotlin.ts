@@ -57,6 +57,7 @@ function createImportResolver(repo: RepoView): ImportResolver {
 
 export const kotlin: LanguageSpec = {
   id: 'kotlin',
+  family: 'jvm',
   displayName: 'Kotlin',
   extensions: ['.kt', '.kts'],
   grammar: 'tree-sitter-kotlin.wasm',

@@ -45,6 +45,11 @@ export function codeLanguage(id: string): LanguageSpec | null {
   return byId.get(id) ?? null;
 }
 
+/** The family whose definitions a file of that language can call by name (LanguageSpec.family). */
+export function languageFamily(id: string): string {
+  return byId.get(id)?.family ?? id;
+}
+
 export function languageById(id: string): LanguageSpec {
   const lang = byId.get(id);
   if (!lang) {

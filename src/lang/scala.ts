@@ -82,6 +82,7 @@ function createImportResolver(repo: RepoView): ImportResolver {
 
 export const scala: LanguageSpec = {
   id: 'scala',
+  family: 'jvm',
   displayName: 'Scala',
   extensions: ['.scala', '.sc'],
   grammar: 'tree-sitter-scala.wasm',

@@ -163,6 +163,13 @@ export interface LanguageSpec {
   importedNamesAreExported?: boolean;
   /** A bare call inside a class body can name a method of that class (Java, Swift, Kotlin: implicit `this`). */
   bareCallsReachMembers?: boolean;
+  /**
+   * Languages whose code calls each other's definitions directly share a family (JavaScript, TypeScript
+   * and TSX; Java, Kotlin and Scala; C and C++). A name matched across the repository stays inside the
+   * caller's family: Django's admin JavaScript calling `gettext()` is not a call of its Python
+   * `gettext`. Absent: the language's id (a family of its own).
+   */
+  family?: string;
   /** Parameters have argument labels that are part of a method's name (Swift's `decode(_:using:)`). */
   argumentLabels?: boolean;
   /**

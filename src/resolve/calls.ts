@@ -27,7 +27,7 @@ export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | null
     const hit = cx.lookupName(r.name, r.fileId, r.symbolId, callable, false);
     if (hit) return hit;
     if (cx.isExternalName(r.name, r.fileId)) return 'external';
-    return inheritedFromOutside(cx, r) ?? cx.globalName(r.name, callable);
+    return inheritedFromOutside(cx, r) ?? cx.globalName(r.name, callable, r.fileId);
   }
 
   const receiver = r.receiver.replace(/\s+/g, '');
@@ -36,7 +36,7 @@ export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | null
   const isSuper = (spec.superReceiver ?? /^super$/).test(receiver);
   if (spec.selfNames.includes(receiver) || isSuper) {
     const type = cx.enclosingType(r.symbolId);
-    const guess = () => (spec.builtinMethods?.has(r.name) ? null : cx.globalMember(r.name));
+    const guess = () => (spec.builtinMethods?.has(r.name) ? null : cx.globalMember(r.name, r.fileId));
     if (type === null) return guess();
     const m = cx.memberOf([type], r.name, isSuper);
     if (m) return m;
@@ -90,7 +90,7 @@ export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | null
   if (lastCall && cx.isBuiltin(lastCall[1], r.fileId)) return 'external';
   // `list.forEach()`, `re.test()` with an unknown receiver: most likely the built-in, not a same-named method.
   if (spec.builtinMethods?.has(r.name)) return null;
-  return cx.globalMember(r.name) ?? (cx.isBuiltin(r.name, r.fileId) ? 'external' : null);
+  return cx.globalMember(r.name, r.fileId) ?? (cx.isBuiltin(r.name, r.fileId) ? 'external' : null);
 }
 
 /**
@@ -102,7 +102,7 @@ export function inheritedFromOutside(cx: ResolveContext, r: RRef): Hit | null {
   if (!languageById(cx.files.get(r.fileId)!.language).bareCallsReachMembers) return null;
   const type = cx.enclosingType(r.symbolId);
   if (type === null || !cx.extendsOutside(type)) return null;
-  return cx.globalMember(r.name);
+  return cx.globalMember(r.name, r.fileId);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { CONTAINER_KINDS, type ImportResolver, type LanguageSpec, type RepoView } from '../lang/types.js';
 import { tableKey } from '../extract/accesses.js';
-import { languageById } from '../lang/registry.js';
+import { languageById, languageFamily } from '../lang/registry.js';
 import { normalizeTypeName } from '../extract/text.js';
 import type { EdgeRow } from '../store/writer.js';
 import type { CallTier, ImportResolution, RFile, RImport, RSymbol, RefResolution, ResolveInput } from './types.js';
@@ -325,7 +325,8 @@ export class ResolveContext {
         const ids = this.exportedFrom(head.files, last, new Set()).filter((id) => this.isType(id));
         if (ids.length) return { ids, tier: 'import' };
       }
-      const q = this.byQualified.get(parts.join('.'))?.filter((id) => this.isType(id));
+      const family = this.familyOf(fileId);
+      const q = this.byQualified.get(parts.join('.'))?.filter((id) => this.isType(id) && this.inFamily(id, family));
       if (q?.length === 1) return { ids: q, tier: 'import' };
       const files = this.qualifiedFiles(name, fileId);
       if (files) {
@@ -396,7 +397,8 @@ export class ResolveContext {
     const parts = name.split(/\.|::|\\/).filter(Boolean);
     if (this.importedFromOutside(parts[0], fileId)) return true;
     if (parts.length > 1 && this.qualifiedFiles(name, fileId)?.length === 0) return true;
-    return !(this.byName.get(parts[parts.length - 1]) ?? []).some((id) => id !== except && this.isType(id));
+    const family = this.familyOf(fileId);
+    return !(this.byName.get(parts[parts.length - 1]) ?? []).some((id) => id !== except && this.isType(id) && this.inFamily(id, family));
   }
 
   /** The type, or one of its ancestors, extends something from outside: unknown members may be its. */
@@ -486,7 +488,7 @@ export class ResolveContext {
       if (ids.length) return { ids, tier: 'import' };
     }
     if (!global || this.isBuiltin(name, fileId)) return null;
-    return this.globalName(name, accept);
+    return this.globalName(name, accept, fileId);
   }
 
 
@@ -534,21 +536,41 @@ export class ResolveContext {
   }
 
   /** Top-level definitions of that name anywhere in the repository, if there are few. */
-  globalName(name: string, accept: (id: number) => boolean): Hit | null {
-    const ids = this.topCallables(name).filter(accept);
+  /** A repository-wide match for a bare name written in `fileId`: the callable top-level definitions of its language family, if few. */
+  globalName(name: string, accept: (id: number) => boolean, fileId: number): Hit | null {
+    const ids = this.topCallables(name, this.familyOf(fileId)).filter(accept);
     return ids.length && ids.length <= MAX_GLOBAL_CANDIDATES ? { ids, tier: 'global' } : null;
   }
 
   private readonly topCallablesByName = new Map<string, number[]>();
 
-  /** The callable top-level definitions of a name (in byName's order), once per name: common names (`String`, `Close`) have thousands of symbols. */
-  private topCallables(name: string): number[] {
-    let ids = this.topCallablesByName.get(name);
+  /** The callable top-level definitions of a name in a family (in byName's order), once per name: common names (`String`, `Close`) have thousands of symbols. */
+  private topCallables(name: string, family: string): number[] {
+    const key = `${family}\0${name}`;
+    let ids = this.topCallablesByName.get(key);
     if (!ids) {
-      ids = (this.byName.get(name) ?? []).filter((id) => CALLABLE_TOP.has(this.symbols.get(id)!.kind) && this.isTopLevel(id));
-      this.topCallablesByName.set(name, ids);
+      ids = (this.byName.get(name) ?? []).filter((id) => CALLABLE_TOP.has(this.symbols.get(id)!.kind) && this.isTopLevel(id)
+        && this.inFamily(id, family));
+      this.topCallablesByName.set(key, ids);
     }
     return ids;
+  }
+
+  private readonly fileFamilies = new Map<number, string>();
+
+  /** The language family of a file: what its code can call by name (LanguageSpec.family). */
+  familyOf(fileId: number): string {
+    let family = this.fileFamilies.get(fileId);
+    if (family === undefined) {
+      family = languageFamily(this.files.get(fileId)!.language);
+      this.fileFamilies.set(fileId, family);
+    }
+    return family;
+  }
+
+  /** The symbol is written in a file of that family. */
+  inFamily(id: number, family: string): boolean {
+    return this.familyOf(this.symbols.get(id)!.fileId) === family;
   }
 
   isTopLevel(id: number): boolean {
@@ -562,7 +584,8 @@ export class ResolveContext {
       if (CONTAINER_KINDS.has(s.kind)) return s.id;
       if (s.kind === 'method' && s.qualifiedName.includes('.')) {
         const typeName = s.qualifiedName.slice(0, s.qualifiedName.lastIndexOf('.'));
-        const candidates = (this.byQualified.get(typeName) ?? []).filter((id) => this.isType(id));
+        const family = this.familyOf(s.fileId);
+        const candidates = (this.byQualified.get(typeName) ?? []).filter((id) => this.isType(id) && this.inFamily(id, family));
         const sameScope = candidates.filter((id) => this.sameScope(this.symbols.get(id)!.fileId, s!.fileId));
         const pick = sameScope.length ? sameScope : candidates;
         if (pick.length === 1) return pick[0];
@@ -613,17 +636,19 @@ export class ResolveContext {
 
 
 
-  /** Last resort for `x.name()` with an unknown `x`: methods of that name anywhere, if few. */
-  globalMember(name: string): Hit | null {
-    let ids = this.methodsByName.get(name);
+  /** Last resort for `x.name()` with an unknown `x` in `fileId`: methods of that name anywhere in its language family, if few. */
+  globalMember(name: string, fileId: number): Hit | null {
+    const family = this.familyOf(fileId);
+    const key = `${family}\0${name}`;
+    let ids = this.methodsByName.get(key);
     if (!ids) {
-      ids = (this.byName.get(name) ?? []).filter((id) => this.symbols.get(id)!.kind === 'method');
-      this.methodsByName.set(name, ids);
+      ids = (this.byName.get(name) ?? []).filter((id) => this.symbols.get(id)!.kind === 'method' && this.inFamily(id, family));
+      this.methodsByName.set(key, ids);
     }
     return ids.length && ids.length <= MAX_GLOBAL_CANDIDATES ? { ids: [...ids], tier: 'global' } : null;
   }
 
-  /** Methods of each name looked up so far (globalMember runs for every call on an unknown receiver). */
+  /** Methods of each family and name looked up so far (globalMember runs for every call on an unknown receiver). */
   private readonly methodsByName = new Map<string, number[]>();
 
   confidence(hit: Hit, inError: boolean): number {
