@@ -47,3 +47,69 @@ describe('repository-wide name matches within a language family', () => {
     expect(all).toContain('src/main/kotlin/app/Job.kt:runJob -> src/main/java/app/Store.java:Store.flushAll');
   });
 });
+
+// A bare call of a name that a function or block around it binds (a parameter, a local variable, a helper
+// declared in a test's callback) goes to that binding, not to a same-named definition elsewhere.
+describe('calls of names bound in a scope around the call', () => {
+  let root2: string;
+  let db2: Database.Database;
+  beforeAll(async () => {
+    root2 = makeRepo({
+      'src/app.test.ts': [
+        "import { it } from 'vitest'",
+        "it('one', () => {",
+        '  const Counter = () => 1',          // line 3
+        '  return Counter()',
+        '})',
+        "it('two', () => {",
+        '  const Counter = () => 2',          // line 7
+        '  const [count, setCount] = useState(0)',
+        '  setCount(count + 1)',
+        '  return Counter()',
+        '})',
+        "it('three', () => {",
+        '  let setCount: (n: number) => void = () => {}', // line 13
+        '  setCount(3)',
+        '})',
+        '',
+      ].join('\n'),
+      'src/run.ts': 'export function next() { return 1 }\nexport function run(next: () => number) {\n  return next()\n}\nexport function go() {\n  return next()\n}\n',
+      'pkg/retry.py': 'def attempt():\n    return 1\n\n\ndef retry(attempt):\n    return attempt()\n\n\ndef again():\n    return attempt()\n',
+      'go.mod': 'module example.com/m\n\ngo 1.21\n',
+      'mw/mw.go': [
+        'package mw', '', 'func next() int { return 1 }', '',
+        'func Wrap(next func() int) int {', '\treturn next()', '}', '',
+        'func Run() int {', '\tstep := func() int { return 2 }', '\treturn step() + next()', '}', '',
+        'func step() int { return 3 }', '',
+      ].join('\n'),
+    });
+    await buildIndex(root2);
+    db2 = openReader(root2);
+  });
+  afterAll(() => db2?.close());
+
+  const edges = () => (db2.prepare(`SELECT fs.path || ':' || s.qualified_name || ' -> ' || d.qualified_name || ':' || d.start_line
+    FROM edges e JOIN symbols s ON s.id = e.src_id JOIN symbols d ON d.id = e.dst_id JOIN files fs ON fs.id = s.file_id
+    WHERE e.kind = 'calls' AND fs.path <> ''`).pluck().all() as string[]).sort();
+
+  it('links a helper declared in a callback to the calls in that callback only', () => {
+    const own = edges().filter((e) => e.startsWith('src/app.test.ts'));
+    expect(own.filter((e) => e.includes('-> Counter:'))).toEqual([
+      'src/app.test.ts:src/app.test -> Counter:3',
+      'src/app.test.ts:src/app.test -> Counter:7',
+    ]);
+    // setCount of `const [count, setCount] = useState(0)` is a value; only the third callback's is a definition.
+    expect(own.filter((e) => e.includes('-> setCount:'))).toEqual(['src/app.test.ts:src/app.test -> setCount:13']);
+  });
+
+  it('does not link a call of a parameter to a function named like it, and still links the function elsewhere', () => {
+    const all = edges();
+    expect(all.filter((e) => e.startsWith('src/run.ts:run'))).toEqual([]);
+    expect(all).toContain('src/run.ts:go -> next:1');
+    expect(all.filter((e) => e.startsWith('pkg/retry.py:retry'))).toEqual([]);
+    expect(all).toContain('pkg/retry.py:again -> attempt:1');
+    expect(all.filter((e) => e.startsWith('mw/mw.go:'))).toEqual(['mw/mw.go:Run -> next:3']);
+    const values = db2.prepare("SELECT COUNT(*) FROM refs WHERE kind = 'call' AND resolution = 'value'").pluck().get() as number;
+    expect(values).toBe(5); // setCount(count + 1), next() in run, attempt() in retry, next() in Wrap, step() in Run
+  });
+});

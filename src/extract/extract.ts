@@ -193,6 +193,8 @@ class FileExtractor {
     const importNodes: Node[] = [];
     const inherits: { node: Node; kind: 'extends' | 'implements' }[] = [];
     const bindings: Binding[] = [];
+    const localNames: Node[] = [];
+    const localDefinitions: Node[] = [];
     const mutateTargets: Node[] = [];
     const mutateGlobals: Node[] = [];
     const exportNodes = new Set<number>();
@@ -235,6 +237,9 @@ class FileExtractor {
         // Grammars without a parameter-list node may give each parameter its own match.
         for (const p of caps.param ?? []) if (!d.paramList.some((q) => q.id === p.id)) d.paramList.push(p);
         defs.set(node.id, d);
+      } else if (caps['local.name'] || caps['local.definition']) {
+        localNames.push(...(caps['local.name'] ?? []));
+        localDefinitions.push(...(caps['local.definition'] ?? []));
       } else if (caps.call) {
         const name = caps['call.name']?.[0];
         if (name) calls.push({ call: caps.call[0], name, receiver: caps['call.receiver']?.[0] ?? null });
@@ -311,6 +316,7 @@ class FileExtractor {
     }
     this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc, moduleDocLines);
     const scopes = this.bindingScopes(bindings);
+    const locals = this.localBindings(localNames, localDefinitions);
     this.attachMutates(mutateTargets, mutateGlobals);
     const lines = countLines(this.source);
     this.symbols[0].endLine = Math.max(1, lines);
@@ -322,7 +328,7 @@ class FileExtractor {
       errorCount: this.errors.length,
       isTest: this.isTestFile,
       symbols: this.symbols,
-      calls: withoutRepeats(calls).map((c) => this.callSite(c, scopes)).sort((a, b) => a.line - b.line),
+      calls: withoutRepeats(calls).map((c) => this.callSite(c, scopes, locals)).sort((a, b) => a.line - b.line),
       inherits: this.inheritRefs(inherits),
       imports: this.imports(importNodes),
       registrations: this.registrations([...regs.values()], scopes),
@@ -761,11 +767,11 @@ class FileExtractor {
     return sym;
   }
 
-  private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: BindingScopes): CallSite {
+  private callSite(c: { call: Node; name: Node; receiver: Node | null }, scopes: BindingScopes, locals: LocalBindings): CallSite {
     const caller = this.symbolAt(c.call.startIndex);
     const receiver = c.receiver ? collapse(c.receiver.text, 120) : null;
     const receiverType = receiver ? this.receiverType(receiver, caller, c.call.startIndex, scopes) : null;
-    return {
+    const site: CallSite = {
       caller,
       name: c.name.text,
       receiver,
@@ -773,6 +779,37 @@ class FileExtractor {
       line: c.call.startPosition.row + 1,
       inError: this.inError(c.call),
     };
+    if (!receiver) {
+      const local = localBindingAt(locals, site.name, c.call.startIndex);
+      if (local !== undefined) site.local = local;
+    }
+    return site;
+  }
+
+  /**
+   * The names bound inside the language's local scopes, by name: each binding's scope (the nearest
+   * scope node around a parameter or variable, the one around a declared function's or class's own node)
+   * and what it binds, the start line of the file's definition declared there or 0 for a plain value.
+   */
+  private localBindings(names: Node[], definitions: Node[]): LocalBindings {
+    const out: LocalBindings = new Map();
+    const scopeTypes = this.spec.localScopes;
+    if (!scopeTypes || (!names.length && !definitions.length)) return out;
+    const add = (name: Node, from: Node | null) => {
+      let scope = from;
+      while (scope && !scopeTypes.has(scope.type)) scope = scope.parent;
+      if (!scope) return; // bound at the top of the file: the file's own scope, resolved as before
+      const sym = this.symbolAt(name.startIndex);
+      const s = this.symbols[sym];
+      const line = sym > 0 && s.name === name.text && s.startLine >= scope.startPosition.row + 1 ? s.startLine : 0;
+      let list = out.get(name.text);
+      if (!list) out.set(name.text, (list = []));
+      list.push({ start: scope.startIndex, end: scope.endIndex, line });
+    };
+    for (const n of names) add(n, n.parent);
+    // A declaration's name belongs to the scope around the declaration, not to the function it names.
+    for (const n of definitions) add(n, n.parent?.parent ?? null);
+    return out;
   }
 
   /** The type of a receiver as written at `at` in symbol `from`: its binding, the field it names, or what it constructs or casts to. */
@@ -1150,4 +1187,16 @@ export function countLines(text: string): number {
   let n = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
   return text.endsWith('\n') ? n - 1 : n;
+}
+
+/** Per name, the local scopes that bind it: their byte range and the definition's start line (0: a value). */
+type LocalBindings = Map<string, { start: number; end: number; line: number }[]>;
+
+/** The innermost local binding of `name` around byte `at`, or undefined when none is. */
+function localBindingAt(locals: LocalBindings, name: string, at: number): number | undefined {
+  const list = locals.get(name);
+  if (!list) return undefined;
+  let best: { start: number; end: number; line: number } | undefined;
+  for (const b of list) if (b.start <= at && at < b.end && (!best || b.start >= best.start)) best = b;
+  return best?.line;
 }

@@ -38,6 +38,12 @@ export interface CallSite {
   receiverType: string | null;
   line: number;
   inError: boolean;
+  /**
+   * The called name is bound in a function or block around the call (LanguageSpec.localScopes): the
+   * start line of the file's definition bound there (a function declared in a test's callback), or 0
+   * when no definition is (a parameter, a local variable). Absent: not bound locally.
+   */
+  local?: number;
 }
 
 export interface InheritRef {

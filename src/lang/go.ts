@@ -161,6 +161,8 @@ export function modulePath(goMod: string): string | null {
 
 export const go: LanguageSpec = {
   id: 'go',
+  // Parameters belong to their function, `:=` and `var` to their block (queries/go/locals.scm).
+  localScopes: new Set(['function_declaration', 'method_declaration', 'func_literal', 'block']),
   displayName: 'Go',
   extensions: ['.go'],
   grammar: 'tree-sitter-go.wasm',

@@ -480,6 +480,12 @@ export function parseJsonc(text: string): unknown {
 
 // ---- the entries --------------------------------------------------------------------------------
 
+/** Functions and blocks: `let`/`const` belong to their block, parameters to their function (queries/js-common/locals.scm). */
+const JS_LOCAL_SCOPES: ReadonlySet<string> = new Set([
+  'function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition', 'generator_function',
+  'generator_function_declaration', 'statement_block', 'catch_clause', 'for_in_statement', 'for_statement', 'class_static_block',
+]);
+
 interface FamilyMember {
   id: string;
   displayName: string;
@@ -492,6 +498,7 @@ export function jsFamilyEntry(member: FamilyMember): LanguageSpec {
   return {
     ...member,
     family: 'javascript',
+    localScopes: JS_LOCAL_SCOPES,
     commentTypes: ['comment'],
     // `export`, `const f = …` and `exports.f = …` statements wrap the definition; JSDoc sits above them.
     wrapperTypes: ['export_statement', 'lexical_declaration', 'variable_declaration', 'expression_statement', 'ambient_declaration'],

@@ -183,6 +183,8 @@ function syntaxErrors(root: Node): Node[] {
 
 export const python: LanguageSpec = {
   id: 'python',
+  // A function's parameters and assigned names are its own; module and class bodies are not scopes here.
+  localScopes: new Set(['function_definition', 'lambda']),
   displayName: 'Python',
   extensions: ['.py', '.pyi'],
   grammar: 'tree-sitter-python.wasm',

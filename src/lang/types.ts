@@ -170,6 +170,14 @@ export interface LanguageSpec {
    * `gettext`. Absent: the language's id (a family of its own).
    */
   family?: string;
+  /**
+   * Node types that bound the names declared inside them (`@local.name`: parameters and variables;
+   * `@local.definition`: a function or class declared there, whose name belongs to the scope around
+   * it). A bare call of a name bound in a scope around the call goes to that binding (a parameter, a
+   * local variable, a helper defined in a test's callback), never to a same-named definition
+   * elsewhere. Absent: calls are resolved as if no name were bound locally.
+   */
+  localScopes?: ReadonlySet<string>;
   /** Parameters have argument labels that are part of a method's name (Swift's `decode(_:using:)`). */
   argumentLabels?: boolean;
   /**

@@ -10,8 +10,8 @@ import { HOLDER_KINDS, headOf, type Hit, type ResolveContext } from './context.j
  */
 export function resolveCall(cx: ResolveContext, r: RRef): void {
   const hit = callTarget(cx, r);
-  if (hit === 'external' || !hit || !hit.ids.length) {
-    cx.refStates.set(r.id, hit === 'external' ? 'external' : 'unresolved');
+  if (hit === 'external' || hit === 'value' || !hit || !hit.ids.length) {
+    cx.refStates.set(r.id, hit === 'external' || hit === 'value' ? hit : 'unresolved');
     return;
   }
   // A call of a dependency's declaration (src/indexer/external.ts) is still a call outside the repository.
@@ -20,10 +20,23 @@ export function resolveCall(cx: ResolveContext, r: RRef): void {
   for (const id of new Set(hit.ids)) if (id !== r.symbolId) cx.edge(r.symbolId, id, 'calls', conf, r.line, r.fileId, null);
 }
 
-export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | null {
+/** The line of the definition a scope around the call binds its name to (0: a parameter or variable), or null when none does. */
+function localLine(r: RRef): number | null {
+  if (!r.detail) return null;
+  const local = (JSON.parse(r.detail) as { local?: number }).local;
+  return typeof local === 'number' ? local : null;
+}
+
+/**
+ * Where a call goes: repository symbols (with the tier that found them), 'external' (a builtin, a
+ * dependency), 'value' (a parameter or local variable: no definition to link), or null (unknown).
+ */
+export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | 'value' | null {
   const spec = languageById(cx.files.get(r.fileId)!.language);
   const callable = (id: number) => cx.symbols.get(id)!.kind !== 'module';
   if (!r.receiver) {
+    const local = localLine(r);
+    if (local !== null) return local > 0 ? cx.definedAt(r.fileId, r.name, local) : 'value';
     const hit = cx.lookupName(r.name, r.fileId, r.symbolId, callable, false);
     if (hit) return hit;
     if (cx.isExternalName(r.name, r.fileId)) return 'external';

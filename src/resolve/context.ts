@@ -536,6 +536,15 @@ export class ResolveContext {
   }
 
   /** Top-level definitions of that name anywhere in the repository, if there are few. */
+  /** The file's definitions of `name` that start on `line` (a helper declared in a test's callback); null when none does. */
+  definedAt(fileId: number, name: string, line: number): Hit | null {
+    const ids = (this.byName.get(name) ?? []).filter((id) => {
+      const s = this.symbols.get(id)!;
+      return s.fileId === fileId && s.startLine === line;
+    });
+    return ids.length ? { ids, tier: 'local' } : null;
+  }
+
   /** A repository-wide match for a bare name written in `fileId`: the callable top-level definitions of its language family, if few. */
   globalName(name: string, accept: (id: number) => boolean, fileId: number): Hit | null {
     const ids = this.topCallables(name, this.familyOf(fileId)).filter(accept);

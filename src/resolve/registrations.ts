@@ -35,7 +35,7 @@ export function resolveRegistration(cx: ResolveContext, r: RRef): void {
     const t = callTarget(cx, r);
     // A repository-wide name match stands only for a name written as a string (PHP looks such callbacks
     // up globally at run time); a callback written as a name or with its class or object is in scope, or unknown.
-    hit = t === 'external' || (t?.tier === 'global' && (r.receiver || !d.literal)) ? null : t;
+    hit = t === 'external' || t === 'value' || (t?.tier === 'global' && (r.receiver || !d.literal)) ? null : t;
     if (hit) hit = { ...hit, ids: nearestInFile(cx, hit.ids, r) };
     cx.refStates.set(r.id, t === 'external' ? 'external' : hit?.ids.length ? hit.tier : 'unresolved');
   }

@@ -86,11 +86,13 @@ export interface CallStats {
   /** Calls through an imported module that is not in the repository (a dependency, the stdlib). */
   external: number;
   unresolved: number;
+  /** Calls of a parameter or local variable (schema 12): no definition of the repository to link. */
+  values: number;
   byTier: Partial<Record<CallTier, number>>;
 }
 
-/** How each reference was resolved: a call tier, `external` or `unresolved`; imports `internal`/`external`/`unresolved`. */
-export type RefResolution = CallTier | 'external' | 'unresolved';
+/** How each reference was resolved: a call tier, `external`, `value` (a call of a parameter or local variable) or `unresolved`; imports `internal`/`external`/`unresolved`. */
+export type RefResolution = CallTier | 'external' | 'value' | 'unresolved';
 export type ImportResolution = 'internal' | 'external' | 'unresolved';
 
 export interface ImportStats {

@@ -7,9 +7,10 @@ export function callStats(db: Database.Database): Record<string, CallStats> {
   const rows = db.prepare(`SELECT f.language, r.resolution, COUNT(*) FROM refs r JOIN files f ON f.id = r.file_id
     WHERE r.kind = 'call' GROUP BY 1, 2 ORDER BY 1, 2`).raw().all() as [string, string | null, number][];
   for (const [lang, res, n] of rows) {
-    const st = (out[lang] ??= { total: 0, resolved: 0, external: 0, unresolved: 0, byTier: {} });
+    const st = (out[lang] ??= { total: 0, resolved: 0, external: 0, unresolved: 0, values: 0, byTier: {} });
     st.total += n;
     if (res === 'external') st.external += n;
+    else if (res === 'value') st.values += n;
     else if (res === 'unresolved' || res === null) st.unresolved += n;
     else {
       st.resolved += n;

@@ -90,7 +90,7 @@ export class IndexWriter {
       ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       call: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail, resolution)
-        VALUES (?, ?, 'call', ?, ?, ?, ?, ?, NULL, ${fresh ? `'${PENDING_RESOLUTION}'` : 'NULL'})`),
+        VALUES (?, ?, 'call', ?, ?, ?, ?, ?, ?, ${fresh ? `'${PENDING_RESOLUTION}'` : 'NULL'})`),
       edge: db.prepare(`INSERT INTO edges (src_id, dst_id, kind, confidence, line, file_id, target) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       skipped: db.prepare(`INSERT OR REPLACE INTO skipped (path, reason, detail, is_dir, language, hash) VALUES (?, ?, ?, ?, ?, ?)`),
       secret: db.prepare(`INSERT INTO secret_findings (path, rule, line, fingerprint) VALUES (?, ?, ?, ?)`),
@@ -127,7 +127,10 @@ export class IndexWriter {
       this.stmt.importRow.run(fileId, imp.module, JSON.stringify(imp.names), imp.alias ?? null, +!!imp.wildcard,
         +!!imp.reexport, imp.line, +imp.inError);
     }
-    for (const c of x.calls) this.stmt.call.run(fileId, id(c.caller), c.name, c.receiver, c.receiverType, c.line, +c.inError);
+    for (const c of x.calls) {
+      this.stmt.call.run(fileId, id(c.caller), c.name, c.receiver, c.receiverType, c.line, +c.inError,
+        c.local === undefined ? null : `{"local":${c.local}}`);
+    }
     for (const f of o.secrets ?? []) this.stmt.secret.run(o.path, f.rule, f.line, f.fingerprint);
     for (const h of x.inherits) {
       // For a supertype the receiver column holds the subtype's name when the extraction could not bind it.

@@ -166,7 +166,7 @@ describe('javascript extraction', () => {
     // Unresolved: this.#items.push, .toLowerCase, .replace, s.toUpperCase; in lib/server.js the
     // router, process and res calls, db.query and book.emit (Notebook extends nothing that has emit).
     expect(ix.summary.calls.javascript).toEqual({
-      total: 56, resolved: 35, external: 12, unresolved: 9,
+      total: 56, resolved: 35, external: 12, unresolved: 9, values: 0,
       byTier: { local: 8, member: 11, import: 10, inherited: 1, global: 5 },
     });
   });

@@ -212,7 +212,7 @@ describe('typescript extraction', () => {
     // Unresolved: this.entries.push (string[]), (…).toFixed.
     // src/routes.ts adds app.get/app.post, db.query and prisma.order.create (unresolved: not declared).
     expect(ix.summary.calls.typescript).toEqual({
-      total: 50, resolved: 29, external: 13, unresolved: 8,
+      total: 50, resolved: 29, external: 13, unresolved: 8, values: 0,
       byTier: { local: 7, member: 6, import: 7, inherited: 4, global: 5 },
     });
   });
