@@ -4,8 +4,10 @@
 //
 //   - Truth: every call, `new` and JSX element of the repository's .ts/.tsx files, resolved by the
 //     type checker (TypeScript 5's JavaScript API: the package's 7.x, which cg builds with, has none) to
-//     the declaration it reaches: a function, method or class of the repository, something outside it
-//     (the language's library, a dependency), or nothing (an `any`-typed receiver, a missing dependency).
+//     the declaration it reaches: a function, method or class of the repository; a variable or property
+//     holding a value (a tool that links there is right, but recall does not ask for it); a parameter;
+//     something outside it (the language's library, a dependency); or nothing (an `any`-typed receiver,
+//     a missing dependency).
 //   - A tool's answer is its caller → callee pairs, each a definition with a file and a line range (cg:
 //     `calls` edges between symbols; @optave/codegraph: `calls` edges between nodes; neither records more
 //     for the other to be compared on). A pair is right when some call in the caller's lines, to the
@@ -108,7 +110,7 @@ function target(node) {
   // The declaration the called name stands for (`c.text` is the property `text = (…) => …` even when
   // its type is an interface's call signature); the resolved signature's when that is not a definition
   // (overloads, a function-typed parameter's declared type).
-  const callee = ts.isJsxOpeningLikeElement(node) ? node.tagName : node.expression;
+  const callee = ts.isJsxOpeningLikeElement(node) ? node.tagName : ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
   let sym = callee && checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
   if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
   let decl = sym?.valueDeclaration ?? sym?.declarations?.[0];
@@ -128,16 +130,24 @@ function target(node) {
   const file = rel(sf.fileName);
   if (file.startsWith('..') || file.includes('node_modules/') || sf.isDeclarationFile && !tsSet.has(file)) return 'external';
   if (!tsSet.has(file)) return 'other'; // a .js or .d.ts file of the repository: not scored
-  // A parameter, a variable or a property that holds a function: a value, not a definition of the repository.
-  if (!isDefinition(decl)) return 'value';
   const at = decl.name ?? decl;
+  const line = lineOf(sf, at.getStart(sf));
+  // A parameter, a variable or a property that holds a value (`export const upgradeWebSocket = define(…)`):
+  // a tool that links the call to a definition there is right, but a tool is not asked to find it (recall).
+  if (!isDefinition(decl)) {
+    if (ts.isParameter(decl) || ts.isBindingElement(decl)) return 'value';
+    const name = declName(decl);
+    return name ? { file, line, lines: [line], name, ctorOf: null, value: true } : 'value';
+  }
   const ctorOf = ts.isConstructorDeclaration(decl) ? declName(decl.parent) : ts.isClassLike(decl) ? declName(decl) : null;
-  return { file, line: lineOf(sf, at.getStart(sf)), name: declName(decl), ctorOf };
+  // Overloads: the signatures and the implementation are one function.
+  const lines = (sym?.declarations ?? [decl]).filter((d) => d.getSourceFile?.() === sf).map((d) => lineOf(sf, (d.name ?? d).getStart(sf)));
+  return { file, line, lines: lines.length ? lines : [line], name: declName(decl), ctorOf };
 }
 
-/** The name written at a call: `f()`, `a.b.f()`, `new F()`, `<F />`. */
+/** The name written at a call: `f()`, `a.b.f()`, `new F()`, `<F />`, html`…`. */
 function calledName(node) {
-  const e = ts.isJsxOpeningLikeElement(node) ? node.tagName : node.expression;
+  const e = ts.isJsxOpeningLikeElement(node) ? node.tagName : ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
   if (!e) return null;
   if (ts.isIdentifier(e)) return e.text;
   if (ts.isPropertyAccessExpression(e)) return e.name.text.replace(/^#/, '');
@@ -149,7 +159,7 @@ for (const sf of program.getSourceFiles()) {
   const file = rel(sf.fileName);
   if (!tsSet.has(file)) continue;
   const visit = (node) => {
-    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isJsxOpeningLikeElement(node)) {
+    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isJsxOpeningLikeElement(node) || ts.isTaggedTemplateExpression(node)) {
       const name = calledName(node);
       if (name && !(ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword)) {
         sites.push({ file, line: lineOf(sf, node.getStart(sf)), name, target: target(node) });
@@ -162,8 +172,8 @@ for (const sf of program.getSourceFiles()) {
 const truthMs = Math.round(performance.now() - t0);
 const sitesByFile = new Map();
 for (const s of sites) (sitesByFile.get(s.file) ?? sitesByFile.set(s.file, []).get(s.file)).push(s);
-const inRepo = sites.filter((s) => s.target && typeof s.target === 'object');
-const count = (what) => sites.filter((s) => s.target === what).length;
+const inRepo = sites.filter((s) => s.target && typeof s.target === 'object' && !s.target.value);
+const count = (what) => sites.filter((s) => (what === 'value' ? s.target === 'value' || s.target?.value : s.target === what)).length;
 console.error(`truth: ${tsFiles.length} files, ${sites.length} calls (${inRepo.length} into the repository's definitions, `
   + `${count('value')} of parameters or variables, ${count('external')} outside, ${count('other')} into .js files, ${count(null)} unresolved) in ${truthMs} ms`);
 
@@ -173,7 +183,7 @@ console.error(`truth: ${tsFiles.length} files, ${sites.length} calls (${inRepo.l
 function reaches(t, callee) {
   if (!t || typeof t !== 'object' || t.file !== callee.file) return false;
   if (t.ctorOf && (callee.name === t.ctorOf || callee.name === 'constructor') && t.line >= callee.start - 1 && t.line <= callee.end) return true;
-  return t.name === callee.name && t.line >= callee.start && t.line <= callee.end;
+  return t.name === callee.name && t.lines.some((l) => l >= callee.start && l <= callee.end);
 }
 
 /** Scores a tool's pairs: [{caller: {file, start, end}, callee: {file, start, end, name}, confidence?}]. */
@@ -183,9 +193,11 @@ function score(pairs) {
   const found = new Set();
   for (const p of pairs) {
     if (!tsSet.has(p.caller.file) || !tsSet.has(p.callee.file)) { out.skipped++; continue; }
-    const named = (sitesByFile.get(p.caller.file) ?? []).filter((s) => s.line >= p.caller.start && s.line <= p.caller.end
-      && (s.name === p.callee.name || (s.target?.ctorOf && s.target.ctorOf === p.callee.name)));
-    const hits = named.filter((s) => reaches(s.target, p.callee));
+    p.callee.name = p.callee.name.replace(/^#/, ''); // `this.#add()`: the checker's name is `add`
+    const inCaller = (sitesByFile.get(p.caller.file) ?? []).filter((s) => s.line >= p.caller.start && s.line <= p.caller.end);
+    const named = inCaller.filter((s) => s.name === p.callee.name || (s.target?.ctorOf && s.target.ctorOf === p.callee.name));
+    // A call written under another name (`import { serveStatic as base }`) counts when it reaches the callee.
+    const hits = inCaller.filter((s) => reaches(s.target, p.callee));
     for (const s of hits) found.add(s);
     const verdict = hits.length ? 'right' : named.length && named.every((s) => s.target === null) ? 'unverifiable' : 'wrong';
     out[verdict]++;

@@ -73,6 +73,8 @@ describe('calls of names bound in a scope around the call', () => {
         '})',
         '',
       ].join('\n'),
+      'src/url.ts': 'export function getPath() {\n  return "/"\n}\n',
+      'src/path.test.ts': "import { getPath } from './url'\nit('a', () => {\n  const getPath = () => 'x'\n  return getPath()\n})\nit('b', () => {\n  return getPath()\n})\n",
       'src/run.ts': 'export function next() { return 1 }\nexport function run(next: () => number) {\n  return next()\n}\nexport function go() {\n  return next()\n}\n',
       'pkg/retry.py': 'def attempt():\n    return 1\n\n\ndef retry(attempt):\n    return attempt()\n\n\ndef again():\n    return attempt()\n',
       'go.mod': 'module example.com/m\n\ngo 1.21\n',
@@ -100,6 +102,13 @@ describe('calls of names bound in a scope around the call', () => {
     ]);
     // setCount of `const [count, setCount] = useState(0)` is a value; only the third callback's is a definition.
     expect(own.filter((e) => e.includes('-> setCount:'))).toEqual(['src/app.test.ts:src/app.test -> setCount:13']);
+  });
+
+  it('does not let a helper declared in one callback capture the calls of another, which reach the import', () => {
+    const rows = db2.prepare(`SELECT d.qualified_name || ' ' || fd.path || ':' || d.start_line || ' scoped=' || d.scoped FROM edges e
+      JOIN symbols d ON d.id = e.dst_id JOIN files fd ON fd.id = d.file_id JOIN files f ON f.id = e.file_id
+      WHERE e.kind = 'calls' AND f.path = 'src/path.test.ts' ORDER BY e.line`).pluck().all();
+    expect(rows).toEqual(['getPath src/path.test.ts:3 scoped=1', 'getPath src/url.ts:1 scoped=0']);
   });
 
   it('does not link a call of a parameter to a function named like it, and still links the function elsewhere', () => {

@@ -9,3 +9,7 @@
 (for_in_statement left: (identifier) @local.name)
 (function_declaration name: (identifier) @local.definition)
 (generator_function_declaration name: (identifier) @local.definition)
+; A function-valued property of an object literal written inside a scope binds no name, but only that
+; scope sees it: a bare call elsewhere in the file is not a call of it.
+(pair key: (property_identifier) @local.property value: (_ [parameters: (_) parameter: (_)] body: (_)))
+(object (method_definition name: (property_identifier) @local.property))

@@ -195,6 +195,7 @@ class FileExtractor {
     const bindings: Binding[] = [];
     const localNames: Node[] = [];
     const localDefinitions: Node[] = [];
+    const localProperties: Node[] = [];
     const mutateTargets: Node[] = [];
     const mutateGlobals: Node[] = [];
     const exportNodes = new Set<number>();
@@ -237,9 +238,10 @@ class FileExtractor {
         // Grammars without a parameter-list node may give each parameter its own match.
         for (const p of caps.param ?? []) if (!d.paramList.some((q) => q.id === p.id)) d.paramList.push(p);
         defs.set(node.id, d);
-      } else if (caps['local.name'] || caps['local.definition']) {
+      } else if (caps['local.name'] || caps['local.definition'] || caps['local.property']) {
         localNames.push(...(caps['local.name'] ?? []));
         localDefinitions.push(...(caps['local.definition'] ?? []));
+        localProperties.push(...(caps['local.property'] ?? []));
       } else if (caps.call) {
         const name = caps['call.name']?.[0];
         if (name) calls.push({ call: caps.call[0], name, receiver: caps['call.receiver']?.[0] ?? null });
@@ -316,7 +318,7 @@ class FileExtractor {
     }
     this.buildSymbols([...defs.values()], exportNodes, exportNames, moduleDoc, moduleDocLines);
     const scopes = this.bindingScopes(bindings);
-    const locals = this.localBindings(localNames, localDefinitions);
+    const locals = this.localBindings(localNames, localDefinitions, localProperties);
     this.attachMutates(mutateTargets, mutateGlobals);
     const lines = countLines(this.source);
     this.symbols[0].endLine = Math.max(1, lines);
@@ -790,18 +792,23 @@ class FileExtractor {
    * The names bound inside the language's local scopes, by name: each binding's scope (the nearest
    * scope node around a parameter or variable, the one around a declared function's or class's own node)
    * and what it binds, the start line of the file's definition declared there or 0 for a plain value.
+   * A function-valued property of an object literal inside a scope (`new Hono({ getPath: (req) => … })`
+   * in a test's callback) binds nothing, but only that scope sees it either: it is `scoped` too.
    */
-  private localBindings(names: Node[], definitions: Node[]): LocalBindings {
+  private localBindings(names: Node[], definitions: Node[], properties: Node[]): LocalBindings {
     const out: LocalBindings = new Map();
     const scopeTypes = this.spec.localScopes;
-    if (!scopeTypes || (!names.length && !definitions.length)) return out;
-    const add = (name: Node, from: Node | null) => {
+    if (!scopeTypes || (!names.length && !definitions.length && !properties.length)) return out;
+    const add = (name: Node, from: Node | null, binds = true) => {
       let scope = from;
       while (scope && !scopeTypes.has(scope.type)) scope = scope.parent;
       if (!scope) return; // bound at the top of the file: the file's own scope, resolved as before
       const sym = this.symbolAt(name.startIndex);
       const s = this.symbols[sym];
       const line = sym > 0 && s.name === name.text && s.startLine >= scope.startPosition.row + 1 ? s.startLine : 0;
+      // Parented at the module only because the callback around it is not a symbol.
+      if (line && s.parent === 0) s.scoped = true;
+      if (!binds) return;
       let list = out.get(name.text);
       if (!list) out.set(name.text, (list = []));
       list.push({ start: scope.startIndex, end: scope.endIndex, line });
@@ -809,6 +816,7 @@ class FileExtractor {
     for (const n of names) add(n, n.parent);
     // A declaration's name belongs to the scope around the declaration, not to the function it names.
     for (const n of definitions) add(n, n.parent?.parent ?? null);
+    for (const n of properties) add(n, n.parent?.parent ?? null, false);
     return out;
   }
 

@@ -26,6 +26,11 @@ export interface ExtractedSymbol {
   isTest: boolean;
   /** The definition's name lies in a syntax-error region. */
   inError: boolean;
+  /**
+   * Declared inside a function or block that is not a symbol (a test's callback: `it('…', () => { const
+   * Counter = … })`), so its parent is the module's while only that scope sees it (LanguageSpec.localScopes).
+   */
+  scoped?: boolean;
 }
 
 export interface CallSite {

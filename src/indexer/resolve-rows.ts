@@ -22,7 +22,7 @@ interface PackedResolveRows {
   files: Ints;
   /**
    * Per symbol: id, parent id (0 without HAS_PARENT), start line, flags (1 exported, 2 test, 4 in error,
-   * QN_IS_NAME, QN_UNDER_PARENT, HAS_PARENT), kind (word). Ids here and refs' symbol ids are relative to
+   * QN_IS_NAME, QN_UNDER_PARENT, HAS_PARENT, SCOPED), kind (word). Ids here and refs' symbol ids are relative to
    * the file's first (its id · 2^20, src/store/writer.ts): 32-bit integers where the whole ids are not
    * past 2,047 files (narrowInts keeps doubles where one does not fit, so other ids come back too).
    */
@@ -38,6 +38,8 @@ const QN_IS_NAME = 8;
 /** The qualified name is the parent's (an earlier symbol of the file), a dot and the name: not in the text (58 %). */
 const QN_UNDER_PARENT = 16;
 const HAS_PARENT = 32;
+/** Declared in a callback or block that is not a symbol (RSymbol.scoped). */
+const SCOPED = 64;
 const FILE = 6;
 const SYMBOL = 5;
 const IMPORT = 3;
@@ -50,7 +52,7 @@ function isUnder(qualified: string, parent: string, name: string): boolean {
 }
 
 export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedResolveRows> = {
-  version: 3,
+  version: 4,
   pack(rows) {
     let symbolCount = 0;
     let importCount = 0;
@@ -94,7 +96,7 @@ export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedReso
         symbols[s++] = x.id - base;
         symbols[s++] = x.parentId === null ? 0 : x.parentId - base;
         symbols[s++] = x.startLine;
-        symbols[s++] = (x.exported ? 1 : 0) | (x.isTest ? 2 : 0) | (x.inError ? 4 : 0) | derived | (x.parentId === null ? 0 : HAS_PARENT);
+        symbols[s++] = (x.exported ? 1 : 0) | (x.isTest ? 2 : 0) | (x.inError ? 4 : 0) | derived | (x.parentId === null ? 0 : HAS_PARENT) | (x.scoped ? SCOPED : 0);
         symbols[s++] = word(x.kind);
         strings.push(x.name);
         if (!derived) strings.push(x.qualifiedName);
@@ -149,7 +151,8 @@ export const resolveRowsCodec: RowCodec<Map<number, FileResolveRows>, PackedReso
         const qualifiedName = bits & QN_IS_NAME ? name : bits & QN_UNDER_PARENT ? `${qualified.get(p.symbols[s + 1])}.${name}` : text();
         qualified.set(p.symbols[s], qualifiedName);
         symbols.push({ id: p.symbols[s] + base, fileId: id, parentId: bits & HAS_PARENT ? p.symbols[s + 1] + base : null, name, qualifiedName,
-          kind: p.words[p.symbols[s + 4]], exported: (bits & 1) !== 0, isTest: (bits & 2) !== 0, startLine: p.symbols[s + 2], inError: (bits & 4) !== 0 });
+          kind: p.words[p.symbols[s + 4]], exported: (bits & 1) !== 0, isTest: (bits & 2) !== 0, startLine: p.symbols[s + 2], inError: (bits & 4) !== 0,
+          scoped: (bits & SCOPED) !== 0 });
       }
       const imports: RImport[] = [];
       for (let k = 0; k < p.files[f + 4]; k++, m += IMPORT) {

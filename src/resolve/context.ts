@@ -108,6 +108,8 @@ export class ResolveContext {
     for (const s of input.symbols) {
       if (s.parentId === null) continue;
       if (this.moduleOf.get(s.fileId) === s.parentId && !s.qualifiedName.includes('.')) {
+        // Declared in a callback or block: only calls there reach it, through their `local` detail (definedAt).
+        if (s.scoped) continue;
         pushIn(this.topLevel, s.fileId, s.name, s.id);
       } else {
         pushIn(this.members, s.parentId, s.name, s.id);
@@ -584,7 +586,7 @@ export class ResolveContext {
 
   isTopLevel(id: number): boolean {
     const s = this.symbols.get(id)!;
-    return s.parentId === this.moduleOf.get(s.fileId);
+    return s.parentId === this.moduleOf.get(s.fileId) && !s.scoped;
   }
 
   /** The type a method belongs to: its parent container, or the type its qualified name names (Go receivers). */

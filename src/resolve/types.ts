@@ -23,6 +23,8 @@ export interface RSymbol {
   startLine: number;
   /** The definition's name lies in a syntax-error region. */
   inError: boolean;
+  /** Declared in a callback or block that is not a symbol: only calls there reach it (their `local` detail). */
+  scoped: boolean;
 }
 
 export interface RImport extends ImportSpec {

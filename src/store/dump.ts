@@ -33,7 +33,7 @@ export function dumpIndex(db: Database.Database): IndexDump {
   return {
     files: sorted(rows('SELECT path, language, hash, size, loc, partial, error_count, is_test, warnings FROM files')),
     symbols: sorted(rows(`SELECT ${key('s', 'f')}, s.name, s.signature, s.doc, s.params, s.visibility, s.is_async,
-        s.is_static, s.mutates, s.annotations, s.exported, s.is_test, s.in_error, s.end_line,
+        s.is_static, s.mutates, s.annotations, s.exported, s.is_test, s.in_error, s.scoped, s.end_line,
         CASE WHEN p.id IS NULL THEN NULL ELSE ${key('p', 'pf')} END
       FROM symbols s JOIN files f ON f.id = s.file_id
       LEFT JOIN symbols p ON p.id = s.parent_id LEFT JOIN files pf ON pf.id = p.file_id`)),

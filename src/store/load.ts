@@ -36,12 +36,12 @@ export function loadResolveRows(db: Database.Database, only?: ReadonlySet<number
   }
   // Within a file, rows come in an order defined by content (lines, names), never by ids where ids
   // differ between an updated index and a fresh build; imports and refs keep their file's order.
-  for (const [id, fileId, parentId, name, qualifiedName, kind, exported, isTest, startLine, inError] of db.prepare(`SELECT id, file_id,
-      parent_id, name, qualified_name, kind, exported, is_test, start_line, in_error FROM symbols ${where('file_id')}
+  for (const [id, fileId, parentId, name, qualifiedName, kind, exported, isTest, startLine, inError, scoped] of db.prepare(`SELECT id, file_id,
+      parent_id, name, qualified_name, kind, exported, is_test, start_line, in_error, scoped FROM symbols ${where('file_id')}
       ORDER BY file_id, start_line, end_line DESC, kind, qualified_name`)
-    .raw().iterate(...params) as Iterable<[number, number, number | null, string, string, string, number, number, number, number]>) {
+    .raw().iterate(...params) as Iterable<[number, number, number | null, string, string, string, number, number, number, number, number]>) {
     out.get(fileId)?.symbols.push({ id, fileId, parentId, name, qualifiedName, kind, exported: exported === 1, isTest: isTest === 1,
-      startLine, inError: inError === 1 });
+      startLine, inError: inError === 1, scoped: scoped === 1 });
   }
   for (const [id, fileId, module, names, alias, wildcard, reexport, line, inError] of db.prepare(`SELECT id, file_id, module, names, alias,
       wildcard, reexport, line, in_error FROM imports ${where('file_id')} ORDER BY id`).raw().iterate(...params) as

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 const DDL = `
 CREATE TABLE meta (
@@ -75,6 +75,7 @@ CREATE TABLE symbols (
   exported       INTEGER NOT NULL,
   is_test        INTEGER NOT NULL,
   in_error       INTEGER NOT NULL,
+  scoped         INTEGER NOT NULL DEFAULT 0,  -- 1: declared in a callback or block, seen only there (schema 13)
   tokens         INTEGER NOT NULL DEFAULT 0,  -- search terms of a function or method unit
   pagerank       REAL NOT NULL DEFAULT 0
 );
@@ -107,7 +108,7 @@ CREATE TABLE refs (
   in_error      INTEGER NOT NULL,
   resolution    TEXT,              -- calls and registrations: the tier that resolved it, external, or unresolved
   detail        TEXT               -- register, fire: JSON {target: 'kind:name', handler?, literal?}; read, write: {what} (schema 10);
-                                   -- call: {local: line} when a scope around the call binds the name (0: a parameter or variable), schema 12
+                                   -- call: {local: line} when a scope around the call binds the name (0: a parameter or variable), schema 13
 );
 
 -- Postings for retrieval (src/retrieve): whole files and function/method units, as varint runs

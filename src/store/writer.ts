@@ -83,8 +83,8 @@ export class IndexWriter {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       fts: db.prepare('INSERT INTO symbol_fts (rowid, name, qname, signature, doc, path) VALUES (?, ?, ?, ?, ?, ?)'),
       symbol: db.prepare(`INSERT INTO symbols (id, file_id, parent_id, name, qualified_name, kind, start_line, end_line,
-        signature, doc, params, visibility, is_async, is_static, mutates, annotations, exported, is_test, in_error, tokens)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        signature, doc, params, visibility, is_async, is_static, mutates, annotations, exported, is_test, in_error, scoped, tokens)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       importRow: db.prepare(`INSERT INTO imports (file_id, module, names, alias, wildcard, reexport, line, in_error)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       ref: db.prepare(`INSERT INTO refs (file_id, symbol_id, kind, name, receiver, receiver_type, line, in_error, detail)
@@ -119,7 +119,7 @@ export class IndexWriter {
       const parent = s.parent >= 0 ? id(s.parent) : null;
       this.stmt.symbol.run(id(i), fileId, parent, s.name, s.qualifiedName, s.kind, s.startLine, s.endLine, s.signature,
         s.doc, JSON.stringify(s.params), s.visibility, +s.isAsync, +s.isStatic, JSON.stringify(s.mutates),
-        JSON.stringify(s.annotations), +s.exported, +s.isTest, +s.inError, unitTokens.get(i) ?? 0);
+        JSON.stringify(s.annotations), +s.exported, +s.isTest, +s.inError, +!!s.scoped, unitTokens.get(i) ?? 0);
       if (parent !== null) this.stmt.edge.run(parent, id(i), 'contains', 1, s.startLine, fileId, null);
     });
     this.addTerms(x, fileId, id, kept);
