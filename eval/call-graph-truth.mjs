@@ -271,7 +271,7 @@ for (const [k, r] of Object.entries(results)) {
   console.log(`${k}: missed (first ${n})`); for (const s of r.missedSamples.slice(0, n)) console.log(`  ${s}`);
 }
 saveResult(opt.out, label, {
-  date: new Date().toISOString(), repo: path.resolve(opt.repo), commit, typescript: ts.version,
+  date: new Date().toISOString(), repo: path.basename(path.resolve(opt.repo)), commit, typescript: ts.version,
   truth: { files: tsFiles.length, calls: sites.length, intoRepository: inRepo.length, values: count('value'), outside: count('external'),
     intoJs: count('other'), unresolved: count(null), ms: truthMs },
   tools: Object.fromEntries(Object.entries(results).map(([k, r]) => [k, { ...r, wrongSamples: r.wrongSamples.slice(0, 40), missedSamples: r.missedSamples.slice(0, 40) }])),
