@@ -77,6 +77,9 @@ describe('calls of names bound in a scope around the call', () => {
       'src/path.test.ts': "import { getPath } from './url'\nit('a', () => {\n  const getPath = () => 'x'\n  return getPath()\n})\nit('b', () => {\n  return getPath()\n})\n",
       'src/run.ts': 'export function next() { return 1 }\nexport function run(next: () => number) {\n  return next()\n}\nexport function go() {\n  return next()\n}\n',
       'pkg/retry.py': 'def attempt():\n    return 1\n\n\ndef retry(attempt):\n    return attempt()\n\n\ndef again():\n    return attempt()\n',
+      'src/lib.rs': 'pub fn tick() -> u32 { 1 }\n\npub fn apply<F: Fn() -> u32>(tick: F) -> u32 {\n    tick()\n}\n\npub fn run() -> u32 {\n    let tock = || 2;\n    tock() + tick()\n}\n\npub fn tock() -> u32 { 3 }\n',
+      'Sources/App/Load.swift': 'func done() {}\n\nfunc load(completion: () -> Void) {\n    completion()\n}\n\nfunc finish(done: () -> Void) {\n    done()\n}\n\nfunc completion() {}\n\nfunc start() {\n    done()\n}\n',
+      'lib/run.c': 'int step(void) { return 1; }\n\nint each(int (*step)(void)) {\n  return step();\n}\n\nint main(void) {\n  return step();\n}\n',
       'go.mod': 'module example.com/m\n\ngo 1.21\n',
       'mw/mw.go': [
         'package mw', '', 'func next() int { return 1 }', '',
@@ -118,7 +121,12 @@ describe('calls of names bound in a scope around the call', () => {
     expect(all.filter((e) => e.startsWith('pkg/retry.py:retry'))).toEqual([]);
     expect(all).toContain('pkg/retry.py:again -> attempt:1');
     expect(all.filter((e) => e.startsWith('mw/mw.go:'))).toEqual(['mw/mw.go:Run -> next:3']);
+    expect(all.filter((e) => e.startsWith('src/lib.rs:'))).toEqual(['src/lib.rs:run -> tick:1']);
+    expect(all.filter((e) => e.startsWith('Sources/App/Load.swift:'))).toEqual(['Sources/App/Load.swift:start -> done:1']);
+    expect(all.filter((e) => e.startsWith('lib/run.c:'))).toEqual(['lib/run.c:main -> step:1']);
     const values = db2.prepare("SELECT COUNT(*) FROM refs WHERE kind = 'call' AND resolution = 'value'").pluck().get() as number;
-    expect(values).toBe(5); // setCount(count + 1), next() in run, attempt() in retry, next() in Wrap, step() in Run
+    // setCount(count + 1), next() in run, attempt() in retry, next() in Wrap, step() in Run, tick() in apply,
+    // tock() in run, completion() in load, done() in finish, step() in each
+    expect(values).toBe(10);
   });
 });

@@ -9,6 +9,8 @@ export function storageClass(def: Node): string[] {
 
 export const c: LanguageSpec = {
   id: 'c',
+  // Parameters belong to their function, declarations to their block (queries/c/locals.scm).
+  localScopes: new Set(['function_definition', 'compound_statement']),
   family: 'c',
   displayName: 'C',
   // `.h` is read as C: a C++ header written `.h` parses as C with errors where it uses C++ syntax.

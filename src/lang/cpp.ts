@@ -23,6 +23,8 @@ function visibility({ node, modifiers, parentKind }: VisibilityInput): Visibilit
 
 export const cpp: LanguageSpec = {
   id: 'cpp',
+  // Parameters belong to their function or lambda, declarations to their block (queries/cpp/locals.scm).
+  localScopes: new Set(['function_definition', 'lambda_expression', 'compound_statement']),
   family: 'c',
   displayName: 'C++',
   extensions: ['.cpp', '.cc', '.cxx', '.c++', '.hpp', '.hh', '.hxx', '.h++', '.ipp', '.tpp'],

@@ -563,6 +563,8 @@ function implScopeKey(path: string): string {
 
 export const rust: LanguageSpec = {
   id: 'rust',
+  // Parameters belong to their function or closure, `let` to its block (queries/rust/locals.scm).
+  localScopes: new Set(['function_item', 'closure_expression', 'block']),
   displayName: 'Rust',
   extensions: ['.rs'],
   grammar: 'tree-sitter-rust.wasm',

@@ -117,6 +117,8 @@ function createImportResolver(repo: RepoView): ImportResolver {
 
 export const swift: LanguageSpec = {
   id: 'swift',
+  // Parameters, closure parameters and local `let`/`var` belong to their function or closure (queries/swift/locals.scm).
+  localScopes: new Set(['function_declaration', 'init_declaration', 'lambda_literal']),
   displayName: 'Swift',
   extensions: ['.swift'],
   grammar: 'tree-sitter-swift.wasm',
