@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // "Who calls this" checked against a compiler: the TypeScript compiler's own resolution of every call in
-// a TypeScript repository is the truth, and each tool's call graph is scored against it.
+// a TypeScript repository (or Jedi's, for Python: --lang python, eval/tools/python-calls.py) is the truth,
+// and each tool's call graph is scored against it.
 //
 //   - Truth: every call, `new` and JSX element of the repository's .ts/.tsx files, resolved by the
 //     type checker (TypeScript 5's JavaScript API: the package's 7.x, which cg builds with, has none) to
@@ -37,17 +38,19 @@ import { saveResult } from './lib/results.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: opt } = parseArgs({
   options: {
-    repo: { type: 'string' }, typescript: { type: 'string', default: '/tmp/ts5/node_modules/typescript' },
+    repo: { type: 'string' }, lang: { type: 'string', default: 'typescript' },
+    typescript: { type: 'string', default: '/tmp/ts5/node_modules/typescript' },
     optave: { type: 'string' }, base: { type: 'string' }, label: { type: 'string' }, samples: { type: 'string', default: '12' },
     out: { type: 'string', default: path.join(here, 'results', 'call-graph-truth.json') },
   },
 });
 if (!opt.repo) {
-  console.error('usage: node eval/call-graph-truth.mjs --repo GIT_REPO [--typescript DIR] [--optave BIN] [--label NAME]');
+  console.error('usage: node eval/call-graph-truth.mjs --repo GIT_REPO [--lang typescript|python] [--typescript DIR] [--optave BIN] [--label NAME]');
   process.exit(2);
 }
-const ts = createRequire(import.meta.url)(path.resolve(opt.typescript));
-if (!/^5\./.test(ts.version)) throw new Error(`TypeScript 5 is needed for its checker API (found ${ts.version})`);
+if (!['typescript', 'python'].includes(opt.lang)) throw new Error(`--lang is typescript or python, not ${opt.lang}`);
+const ts = opt.lang === 'typescript' ? createRequire(import.meta.url)(path.resolve(opt.typescript)) : null;
+if (ts && !/^5\./.test(ts.version)) throw new Error(`TypeScript 5 is needed for its checker API (found ${ts.version})`);
 const label = opt.label ?? path.basename(path.resolve(opt.repo));
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-calltruth-'));
 const clone = (name) => {
@@ -60,8 +63,9 @@ const clone = (name) => {
 
 const truthDir = clone('truth');
 const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: truthDir, encoding: 'utf8' }).trim();
+// The files scored: the language's (a call from or to another language's file is left out for every tool).
 const tsFiles = execFileSync('git', ['ls-files', '-z'], { cwd: truthDir, encoding: 'utf8' }).split('\0')
-  .filter((f) => /\.(ts|tsx|mts|cts)$/.test(f) && !f.endsWith('.d.ts'));
+  .filter((f) => (opt.lang === 'python' ? /\.py$/.test(f) : /\.(ts|tsx|mts|cts)$/.test(f) && !f.endsWith('.d.ts')));
 const tsSet = new Set(tsFiles);
 
 function compilerOptions() {
@@ -79,95 +83,108 @@ function compilerOptions() {
 }
 
 const t0 = performance.now();
-const program = ts.createProgram(tsFiles.map((f) => path.join(truthDir, f)), compilerOptions());
-const checker = program.getTypeChecker();
-const rel = (file) => path.relative(truthDir, file).split(path.sep).join('/');
-const lineOf = (sf, pos) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+const sites = opt.lang === 'python' ? pythonSites() : typescriptSites(); // {file, line, name, target}
 
-/** The name a declaration is called by (an arrow function takes its variable's or property's). */
-function declName(d) {
-  if (d.name && ts.isIdentifier(d.name)) return d.name.text;
-  if (d.name && (ts.isStringLiteral(d.name) || ts.isPrivateIdentifier(d.name))) return d.name.text.replace(/^#/, '');
-  if (ts.isConstructorDeclaration(d)) return 'constructor';
-  const p = d.parent;
-  if (p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) && p.name && ts.isIdentifier(p.name)) return p.name.text;
-  return null;
+/** Python: every call resolved by Jedi (eval/tools/python-calls.py; Debian's python3-jedi). */
+function pythonSites() {
+  const out = execFileSync('python3', [path.join(here, 'tools', 'python-calls.py'), truthDir],
+    { input: tsFiles.join('\n'), encoding: 'utf8', maxBuffer: 1 << 30 });
+  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
-/** A function, method, class or constructor, or a variable or property initialised with a function or class. */
-function isDefinition(d) {
-  if (ts.isFunctionLike(d) && !ts.isFunctionTypeNode(d) && !ts.isCallSignatureDeclaration(d) && !ts.isConstructSignatureDeclaration(d)) return true;
-  if (ts.isClassLike(d)) return true;
-  if ((ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d) || ts.isPropertyAssignment(d)) && d.initializer) {
-    const init = ts.skipPartiallyEmittedExpressions(d.initializer);
-    return ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isClassExpression(init);
+function typescriptSites() {
+  // The TypeScript compiler's checker over every .ts/.tsx file of the repository.
+  const program = ts.createProgram(tsFiles.map((f) => path.join(truthDir, f)), compilerOptions());
+  const checker = program.getTypeChecker();
+  const rel = (file) => path.relative(truthDir, file).split(path.sep).join('/');
+  const lineOf = (sf, pos) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+
+  /** The name a declaration is called by (an arrow function takes its variable's or property's). */
+  function declName(d) {
+    if (d.name && ts.isIdentifier(d.name)) return d.name.text;
+    if (d.name && (ts.isStringLiteral(d.name) || ts.isPrivateIdentifier(d.name))) return d.name.text.replace(/^#/, '');
+    if (ts.isConstructorDeclaration(d)) return 'constructor';
+    const p = d.parent;
+    if (p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) && p.name && ts.isIdentifier(p.name)) return p.name.text;
+    return null;
   }
-  return false;
-}
 
-/** Where a call goes: {file, line, name, ctorOf} of a repository declaration, 'external', or null (unresolved). */
-function target(node) {
-  // The declaration the called name stands for (`c.text` is the property `text = (…) => …` even when
-  // its type is an interface's call signature); the resolved signature's when that is not a definition
-  // (overloads, a function-typed parameter's declared type).
-  const callee = ts.isJsxOpeningLikeElement(node) ? node.tagName : ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
-  let sym = callee && checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
-  if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
-  let decl = sym?.valueDeclaration ?? sym?.declarations?.[0];
-  if (!decl || !(isDefinition(decl) || ts.isParameter(decl) || ts.isVariableDeclaration(decl) || ts.isBindingElement(decl))) {
-    try {
-      decl = checker.getResolvedSignature(node)?.declaration ?? decl;
-    } catch {
-      /* keep the symbol's */
+  /** A function, method, class or constructor, or a variable or property initialised with a function or class. */
+  function isDefinition(d) {
+    if (ts.isFunctionLike(d) && !ts.isFunctionTypeNode(d) && !ts.isCallSignatureDeclaration(d) && !ts.isConstructSignatureDeclaration(d)) return true;
+    if (ts.isClassLike(d)) return true;
+    if ((ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d) || ts.isPropertyAssignment(d)) && d.initializer) {
+      const init = ts.skipPartiallyEmittedExpressions(d.initializer);
+      return ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isClassExpression(init);
     }
+    return false;
   }
-  if (decl && ts.isJSDocSignature?.(decl)) decl = undefined;
-  if (!decl) return null;
-  // An import the checker could not follow (a package that is not installed): unresolved.
-  if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isNamespaceImport(decl) || ts.isImportEqualsDeclaration(decl)) return null;
-  const sf = decl.getSourceFile?.();
-  if (!sf) return 'external'; // a declaration the checker made up (a JSX intrinsic element)
-  const file = rel(sf.fileName);
-  if (file.startsWith('..') || file.includes('node_modules/') || sf.isDeclarationFile && !tsSet.has(file)) return 'external';
-  if (!tsSet.has(file)) return 'other'; // a .js or .d.ts file of the repository: not scored
-  const at = decl.name ?? decl;
-  const line = lineOf(sf, at.getStart(sf));
-  // A parameter, a variable or a property that holds a value (`export const upgradeWebSocket = define(…)`):
-  // a tool that links the call to a definition there is right, but a tool is not asked to find it (recall).
-  if (!isDefinition(decl)) {
-    if (ts.isParameter(decl) || ts.isBindingElement(decl)) return 'value';
-    const name = declName(decl);
-    return name ? { file, line, lines: [line], name, ctorOf: null, value: true } : 'value';
-  }
-  const ctorOf = ts.isConstructorDeclaration(decl) ? declName(decl.parent) : ts.isClassLike(decl) ? declName(decl) : null;
-  // Overloads: the signatures and the implementation are one function.
-  const lines = (sym?.declarations ?? [decl]).filter((d) => d.getSourceFile?.() === sf).map((d) => lineOf(sf, (d.name ?? d).getStart(sf)));
-  return { file, line, lines: lines.length ? lines : [line], name: declName(decl), ctorOf };
-}
 
-/** The name written at a call: `f()`, `a.b.f()`, `new F()`, `<F />`, html`…`. */
-function calledName(node) {
-  const e = ts.isJsxOpeningLikeElement(node) ? node.tagName : ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
-  if (!e) return null;
-  if (ts.isIdentifier(e)) return e.text;
-  if (ts.isPropertyAccessExpression(e)) return e.name.text.replace(/^#/, '');
-  return null;
-}
-
-const sites = []; // {file, line, name, target}
-for (const sf of program.getSourceFiles()) {
-  const file = rel(sf.fileName);
-  if (!tsSet.has(file)) continue;
-  const visit = (node) => {
-    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isJsxOpeningLikeElement(node) || ts.isTaggedTemplateExpression(node)) {
-      const name = calledName(node);
-      if (name && !(ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword)) {
-        sites.push({ file, line: lineOf(sf, node.getStart(sf)), name, target: target(node) });
+  /** Where a call goes: {file, line, name, ctorOf} of a repository declaration, 'external', or null (unresolved). */
+  function target(node) {
+    // The declaration the called name stands for (`c.text` is the property `text = (…) => …` even when
+    // its type is an interface's call signature); the resolved signature's when that is not a definition
+    // (overloads, a function-typed parameter's declared type).
+    const callee = ts.isJsxOpeningLikeElement(node) ? node.tagName : ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
+    let sym = callee && checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
+    if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
+    let decl = sym?.valueDeclaration ?? sym?.declarations?.[0];
+    if (!decl || !(isDefinition(decl) || ts.isParameter(decl) || ts.isVariableDeclaration(decl) || ts.isBindingElement(decl))) {
+      try {
+        decl = checker.getResolvedSignature(node)?.declaration ?? decl;
+      } catch {
+        /* keep the symbol's */
       }
     }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
+    if (decl && ts.isJSDocSignature?.(decl)) decl = undefined;
+    if (!decl) return null;
+    // An import the checker could not follow (a package that is not installed): unresolved.
+    if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isNamespaceImport(decl) || ts.isImportEqualsDeclaration(decl)) return null;
+    const sf = decl.getSourceFile?.();
+    if (!sf) return 'external'; // a declaration the checker made up (a JSX intrinsic element)
+    const file = rel(sf.fileName);
+    if (file.startsWith('..') || file.includes('node_modules/') || sf.isDeclarationFile && !tsSet.has(file)) return 'external';
+    if (!tsSet.has(file)) return 'other'; // a .js or .d.ts file of the repository: not scored
+    const at = decl.name ?? decl;
+    const line = lineOf(sf, at.getStart(sf));
+    // A parameter, a variable or a property that holds a value (`export const upgradeWebSocket = define(…)`):
+    // a tool that links the call to a definition there is right, but a tool is not asked to find it (recall).
+    if (!isDefinition(decl)) {
+      if (ts.isParameter(decl) || ts.isBindingElement(decl)) return 'value';
+      const name = declName(decl);
+      return name ? { file, line, lines: [line], name, ctorOf: null, value: true } : 'value';
+    }
+    const ctorOf = ts.isConstructorDeclaration(decl) ? declName(decl.parent) : ts.isClassLike(decl) ? declName(decl) : null;
+    // Overloads: the signatures and the implementation are one function.
+    const lines = (sym?.declarations ?? [decl]).filter((d) => d.getSourceFile?.() === sf).map((d) => lineOf(sf, (d.name ?? d).getStart(sf)));
+    return { file, line, lines: lines.length ? lines : [line], name: declName(decl), ctorOf };
+  }
+
+  /** The name written at a call: `f()`, `a.b.f()`, `new F()`, `<F />`, html`…`. */
+  function calledName(node) {
+    const e = ts.isJsxOpeningLikeElement(node) ? node.tagName : ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
+    if (!e) return null;
+    if (ts.isIdentifier(e)) return e.text;
+    if (ts.isPropertyAccessExpression(e)) return e.name.text.replace(/^#/, '');
+    return null;
+  }
+
+  const sites = [];
+  for (const sf of program.getSourceFiles()) {
+    const file = rel(sf.fileName);
+    if (!tsSet.has(file)) continue;
+    const visit = (node) => {
+      if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isJsxOpeningLikeElement(node) || ts.isTaggedTemplateExpression(node)) {
+        const name = calledName(node);
+        if (name && !(ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword)) {
+          sites.push({ file, line: lineOf(sf, node.getStart(sf)), name, target: target(node) });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return sites;
 }
 const truthMs = Math.round(performance.now() - t0);
 const sitesByFile = new Map();
@@ -271,7 +288,8 @@ for (const [k, r] of Object.entries(results)) {
   console.log(`${k}: missed (first ${n})`); for (const s of r.missedSamples.slice(0, n)) console.log(`  ${s}`);
 }
 saveResult(opt.out, label, {
-  date: new Date().toISOString(), repo: path.basename(path.resolve(opt.repo)), commit, typescript: ts.version,
+  date: new Date().toISOString(), repo: path.basename(path.resolve(opt.repo)), commit, lang: opt.lang,
+  checker: ts ? `typescript ${ts.version}` : `jedi ${execFileSync('python3', ['-c', 'import jedi; print(jedi.__version__)'], { encoding: 'utf8' }).trim()}`,
   truth: { files: tsFiles.length, calls: sites.length, intoRepository: inRepo.length, values: count('value'), outside: count('external'),
     intoJs: count('other'), unresolved: count(null), ms: truthMs },
   tools: Object.fromEntries(Object.entries(results).map(([k, r]) => [k, { ...r, wrongSamples: r.wrongSamples.slice(0, 40), missedSamples: r.missedSamples.slice(0, 40) }])),
