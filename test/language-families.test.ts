@@ -130,3 +130,35 @@ describe('calls of names bound in a scope around the call', () => {
     expect(values).toBe(10);
   });
 });
+
+// Python's absolute imports resolve as Python would with each package's root on the path: `import flask` in
+// flask's tests is src/flask, not a fixture module named flask.py deep in the tests; `import logging` is
+// the standard library's, not src/flask/logging.py.
+describe('Python absolute imports by package root', () => {
+  let root3: string;
+  let db3: Database.Database;
+  beforeAll(async () => {
+    root3 = makeRepo({
+      'src/shop/__init__.py': 'from .cart import total as total\n',
+      'src/shop/cart.py': 'def total():\n    return 0\n',
+      'src/shop/logging.py': 'def setup():\n    return 1\n',
+      'tests/apps/fixture/__init__.py': '',
+      'tests/apps/fixture/inner/__init__.py': '',
+      'tests/apps/fixture/inner/shop.py': 'def total():\n    return 1\n',
+      'tests/test_cart.py': 'import logging\nimport shop\nfrom fixture.inner import shop as fake\n\n\ndef test_total():\n    logging.getLogger()\n    return shop.total() + fake.total()\n',
+    });
+    await buildIndex(root3);
+    db3 = openReader(root3);
+  });
+  afterAll(() => db3?.close());
+
+  it('takes the package under src/ and the standard library over files that merely end so', () => {
+    const imports = db3.prepare(`SELECT i.module || ' ' || i.resolution FROM imports i JOIN files f ON f.id = i.file_id
+      WHERE f.path = 'tests/test_cart.py' ORDER BY i.line`).pluck().all();
+    expect(imports).toEqual(['logging external', 'shop internal', 'fixture.inner internal']);
+    const calls = db3.prepare(`SELECT fd.path || ':' || d.qualified_name FROM edges e JOIN symbols d ON d.id = e.dst_id
+      JOIN files fd ON fd.id = d.file_id JOIN files f ON f.id = e.file_id WHERE e.kind = 'calls' AND f.path = 'tests/test_cart.py'
+      ORDER BY fd.path`).pluck().all();
+    expect(calls).toEqual(['src/shop/cart.py:total', 'tests/apps/fixture/inner/shop.py:total']);
+  });
+});

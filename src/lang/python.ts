@@ -54,29 +54,67 @@ function moduleName(path: string): string {
 }
 
 /**
- * Absolute imports are matched against every dotted suffix of each file's path, so packages under
- * `src/`, `lib/` or the repository root all resolve without configuration; when several files claim
- * a name, the one nearest the importing file wins.
+ * Top-level modules of Python's standard library (CPython 3.11's `sys.stdlib_module_names`, private ones
+ * left out): `import logging` is the library's, not a repository file that happens to end in `logging.py`.
+ */
+const STDLIB_MODULES: ReadonlySet<string> = new Set((
+  'abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb binascii '
+  + 'bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop collections '
+  + 'colorsys compileall concurrent configparser contextlib contextvars copy copyreg crypt csv ctypes '
+  + 'curses dataclasses datetime dbm decimal difflib dis distutils doctest email encodings ensurepip enum '
+  + 'errno faulthandler fcntl filecmp fileinput fnmatch fractions ftplib functools gc genericpath getopt '
+  + 'getpass gettext glob graphlib grp gzip hashlib heapq hmac html http idlelib imaplib imghdr imp '
+  + 'importlib inspect io ipaddress itertools json keyword lib2to3 linecache locale logging lzma mailbox '
+  + 'mailcap marshal math mimetypes mmap modulefinder msilib msvcrt multiprocessing netrc nis nntplib nt '
+  + 'ntpath nturl2path numbers opcode operator optparse os ossaudiodev pathlib pdb pickle pickletools '
+  + 'pipes pkgutil platform plistlib poplib posix posixpath pprint profile pstats pty pwd py_compile '
+  + 'pyclbr pydoc pydoc_data pyexpat queue quopri random re readline reprlib resource rlcompleter runpy '
+  + 'sched secrets select selectors shelve shlex shutil signal site smtpd smtplib sndhdr socket '
+  + 'socketserver spwd sqlite3 sre_compile sre_constants sre_parse ssl stat statistics string stringprep '
+  + 'struct subprocess sunau symtable sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios '
+  + 'textwrap this threading time timeit tkinter token tokenize tomllib trace traceback tracemalloc tty '
+  + 'turtle turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave weakref '
+  + 'webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo '
+).split(' ').filter(Boolean));
+
+/**
+ * Absolute imports resolve first as Python itself would with each package's root on the path: a file's
+ * module name counts from the nearest folder above its package that has no `__init__.py` (`src/flask/app.py`
+ * is `flask.app`, `tests/test_apps/cliapp/app.py` is `cliapp.app`), so packages under `src/`, `lib/` or
+ * the repository root resolve without configuration. A name no such root gives is the standard library's
+ * when its first part is a library module; otherwise it is matched against every dotted suffix of each
+ * file's path (namespace packages, trees copied without their top folder). When several files claim a
+ * name, the one nearest the importing file wins.
  */
 function createImportResolver(repo: RepoView): ImportResolver {
   const byModule = new Map<string, string[]>();
+  const rooted = new Map<string, string[]>();
+  const isPackage = (dir: string) => repo.files.has(`${dir}/__init__.py`) || repo.files.has(`${dir}/__init__.pyi`);
+  const push = (map: Map<string, string[]>, key: string, file: string) => {
+    const list = map.get(key);
+    if (list) list.push(file);
+    else map.set(key, [file]);
+  };
   for (const file of repo.files) {
     if (!/\.pyi?$/.test(file)) continue;
     const parts = stripExt(file).replace(/\/__init__$/, '').split('/');
-    for (let i = 0; i < parts.length; i++) {
-      const key = parts.slice(i).join('.');
-      const list = byModule.get(key);
-      if (list) list.push(file);
-      else byModule.set(key, [file]);
-    }
+    for (let i = 0; i < parts.length; i++) push(byModule, parts.slice(i).join('.'), file);
+    let root = dirOf(file);
+    while (root && isPackage(root)) root = dirOf(root);
+    const own = stripExt(root ? file.slice(root.length + 1) : file).replace(/(^|\/)__init__$/, '');
+    if (own) push(rooted, own.split('/').join('.'), file);
   }
-  const lookup = (dotted: string, fromPath: string): string[] | null => {
-    const hits = byModule.get(dotted);
-    if (!hits) return null;
+  const nearest = (hits: string[], fromPath: string): string[] => {
     if (hits.length === 1) return hits;
     const prefer = (f: string) => [f.endsWith('.pyi') ? 1 : 0, -sharedPrefix(f, fromPath), f.split('/').length] as const;
-    const best = [...hits].sort((a, b) => cmpTuple(prefer(a), prefer(b)))[0];
-    return [best];
+    return [[...hits].sort((a, b) => cmpTuple(prefer(a), prefer(b)))[0]];
+  };
+  const lookup = (dotted: string, fromPath: string): string[] | null => {
+    const own = rooted.get(dotted);
+    if (own) return nearest(own, fromPath);
+    if (STDLIB_MODULES.has(dotted.split('.')[0])) return null;
+    const hits = byModule.get(dotted);
+    return hits ? nearest(hits, fromPath) : null;
   };
   const fileFor = (dirPath: string): string[] | null => {
     for (const cand of [`${dirPath}.py`, `${dirPath}/__init__.py`, `${dirPath}.pyi`, `${dirPath}/__init__.pyi`]) {
