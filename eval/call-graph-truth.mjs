@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // "Who calls this" checked against a compiler: the TypeScript compiler's own resolution of every call in
-// a TypeScript repository (or Jedi's, for Python: --lang python, eval/tools/python-calls.py) is the truth,
+// a TypeScript repository (or Jedi's for Python, --lang python, eval/tools/python-calls.py; go/types' for Go,
+// --lang go, eval/tools/go-calls) is the truth,
 // and each tool's call graph is scored against it.
 //
 //   - Truth: every call, `new` and JSX element of the repository's .ts/.tsx files, resolved by the
@@ -38,7 +39,8 @@ import { saveResult } from './lib/results.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: opt } = parseArgs({
   options: {
-    repo: { type: 'string' }, lang: { type: 'string', default: 'typescript' },
+    repo: { type: 'string' }, lang: { type: 'string', default: 'typescript' }, go: { type: 'string', default: 'go' },
+    also: { type: 'string' },
     typescript: { type: 'string', default: '/tmp/ts5/node_modules/typescript' },
     optave: { type: 'string' }, base: { type: 'string' }, label: { type: 'string' }, samples: { type: 'string', default: '12' },
     out: { type: 'string', default: path.join(here, 'results', 'call-graph-truth.json') },
@@ -48,7 +50,7 @@ if (!opt.repo) {
   console.error('usage: node eval/call-graph-truth.mjs --repo GIT_REPO [--lang typescript|python] [--typescript DIR] [--optave BIN] [--label NAME]');
   process.exit(2);
 }
-if (!['typescript', 'python'].includes(opt.lang)) throw new Error(`--lang is typescript or python, not ${opt.lang}`);
+if (!['typescript', 'python', 'go'].includes(opt.lang)) throw new Error(`--lang is typescript, python or go, not ${opt.lang}`);
 const ts = opt.lang === 'typescript' ? createRequire(import.meta.url)(path.resolve(opt.typescript)) : null;
 if (ts && !/^5\./.test(ts.version)) throw new Error(`TypeScript 5 is needed for its checker API (found ${ts.version})`);
 const label = opt.label ?? path.basename(path.resolve(opt.repo));
@@ -65,7 +67,8 @@ const truthDir = clone('truth');
 const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: truthDir, encoding: 'utf8' }).trim();
 // The files scored: the language's (a call from or to another language's file is left out for every tool).
 const tsFiles = execFileSync('git', ['ls-files', '-z'], { cwd: truthDir, encoding: 'utf8' }).split('\0')
-  .filter((f) => (opt.lang === 'python' ? /\.py$/.test(f) : /\.(ts|tsx|mts|cts)$/.test(f) && !f.endsWith('.d.ts')));
+  .filter((f) => (opt.lang === 'python' ? /\.py$/.test(f) : opt.lang === 'go' ? /\.go$/.test(f)
+    : /\.(ts|tsx|mts|cts)$/.test(f) && !f.endsWith('.d.ts')));
 const tsSet = new Set(tsFiles);
 
 function compilerOptions() {
@@ -83,7 +86,29 @@ function compilerOptions() {
 }
 
 const t0 = performance.now();
-const sites = opt.lang === 'python' ? pythonSites() : typescriptSites(); // {file, line, name, target}
+const sites = opt.lang === 'python' ? pythonSites() : opt.lang === 'go' ? goSites() : typescriptSites(); // {file, line, name, target}
+
+/**
+ * Go: every call resolved by go/types (eval/tools/go-calls, built here with --go; Debian's golang-1.19-go).
+ * --also FOLDER: files there count as the repository's (a copy of Go's own net/http: the importer reads GOROOT's).
+ */
+function goSites() {
+  const bin = path.join(scratch, 'go-calls');
+  const env = { ...process.env, GO111MODULE: 'off', GOFLAGS: '', GOCACHE: path.join(scratch, 'gocache') };
+  execFileSync(opt.go, ['build', '-o', bin, '.'], { cwd: path.join(here, 'tools', 'go-calls'), env, stdio: 'inherit' });
+  // A module's own packages import each other by the module's path: a GOPATH whose src/<module> is the tree.
+  let also = opt.also ? path.resolve(opt.also) : null;
+  const mod = /^module\s+(\S+)/m.exec(fs.existsSync(path.join(truthDir, 'go.mod')) ? fs.readFileSync(path.join(truthDir, 'go.mod'), 'utf8') : '');
+  if (mod && !also) {
+    also = path.join(scratch, 'gopath', 'src', mod[1]);
+    fs.mkdirSync(path.dirname(also), { recursive: true });
+    fs.symlinkSync(truthDir, also);
+    env.GOPATH = path.join(scratch, 'gopath');
+  }
+  const out = execFileSync(bin, [...(also ? ['-also', also] : []), truthDir],
+    { input: tsFiles.join('\n'), encoding: 'utf8', maxBuffer: 1 << 30, env });
+  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
 
 /** Python: every call resolved by Jedi (eval/tools/python-calls.py; Debian's python3-jedi). */
 function pythonSites() {
@@ -289,7 +314,8 @@ for (const [k, r] of Object.entries(results)) {
 }
 saveResult(opt.out, label, {
   date: new Date().toISOString(), repo: path.basename(path.resolve(opt.repo)), commit, lang: opt.lang,
-  checker: ts ? `typescript ${ts.version}` : `jedi ${execFileSync('python3', ['-c', 'import jedi; print(jedi.__version__)'], { encoding: 'utf8' }).trim()}`,
+  checker: ts ? `typescript ${ts.version}` : opt.lang === 'go' ? execFileSync(opt.go, ['version'], { encoding: 'utf8' }).trim()
+    : `jedi ${execFileSync('python3', ['-c', 'import jedi; print(jedi.__version__)'], { encoding: 'utf8' }).trim()}`,
   truth: { files: tsFiles.length, calls: sites.length, intoRepository: inRepo.length, values: count('value'), outside: count('external'),
     intoJs: count('other'), unresolved: count(null), ms: truthMs },
   tools: Object.fromEntries(Object.entries(results).map(([k, r]) => [k, { ...r, wrongSamples: r.wrongSamples.slice(0, 40), missedSamples: r.missedSamples.slice(0, 40) }])),

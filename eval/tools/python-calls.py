@@ -50,6 +50,25 @@ def target(root, d):
     return None
 
 
+_defs = {}
+
+
+def overloads(root, rel, name, column, line):
+    if rel not in _defs:
+        found = {}
+        try:
+            tree = ast.parse(open(os.path.join(root, rel), encoding='utf-8').read())
+            for n in ast.walk(tree):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    # The name's column: after `def `, `async def ` or `class `.
+                    col = n.col_offset + (len('async def ') if isinstance(n, ast.AsyncFunctionDef) else len('class ') if isinstance(n, ast.ClassDef) else len('def '))
+                    found.setdefault((n.name, col), []).append(n.lineno)
+        except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
+            pass
+        _defs[rel] = found
+    return sorted(set(_defs[rel].get((name, column), []) + [line]))
+
+
 def main():
     root = os.path.abspath(sys.argv[1])
     # The repository's own code first (`src/` layouts too): an installed copy of the same package (flask in
@@ -76,8 +95,9 @@ def main():
             except Exception:  # Jedi gives up on some constructs: unresolved
                 defs = []
             t = target(root, defs[0]) if defs else None
-            if isinstance(t, dict) and len(defs) > 1:
-                t['lines'] = sorted({d.line for d in defs if d.module_path and str(d.module_path) == str(defs[0].module_path)})
+            if isinstance(t, dict) and not t.get('value'):
+                # `@overload` stubs and the implementation are one function: every def of that name at its indentation.
+                t['lines'] = overloads(root, t['file'], t['name'], defs[0].column, t['line'])
             print(json.dumps({'file': rel, 'line': node.lineno, 'name': name, 'target': t}))
 
 
