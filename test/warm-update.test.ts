@@ -218,11 +218,11 @@ describe('the row files beside the database', () => {
     const rows = new Map<number, FileResolveRows>([
       [7, { file: { id: 7, path: 'pkg/ünï/😀.py', language: 'python', isTest: false, external: false },
         symbols: [
-          { id: 70, fileId: 7, parentId: null, name: 'Klasse', qualifiedName: 'Klasse', kind: 'class', exported: true, isTest: false, startLine: 1, inError: false },
-          { id: 71, fileId: 7, parentId: 70, name: '', qualifiedName: 'Klasse.', kind: 'method', exported: false, isTest: true, startLine: 3, inError: true },
-          { id: 72, fileId: 7, parentId: 70, name: 'g', qualifiedName: 'Other.g', kind: 'method', exported: false, isTest: false, startLine: 5, inError: false },
-          { id: 73, fileId: 7, parentId: 72, name: 'h', qualifiedName: 'Other.g.h', kind: 'function', exported: false, isTest: false, startLine: 6, inError: false },
-          { id: 74, fileId: 7, parentId: 99, name: 'k', qualifiedName: 'X.k', kind: 'function', exported: false, isTest: false, startLine: 7, inError: false },
+          { id: 70, fileId: 7, parentId: null, name: 'Klasse', qualifiedName: 'Klasse', kind: 'class', exported: true, isTest: false, startLine: 1, inError: false, scoped: false },
+          { id: 71, fileId: 7, parentId: 70, name: '', qualifiedName: 'Klasse.', kind: 'method', exported: false, isTest: true, startLine: 3, inError: true, scoped: false },
+          { id: 72, fileId: 7, parentId: 70, name: 'g', qualifiedName: 'Other.g', kind: 'method', exported: false, isTest: false, startLine: 5, inError: false, scoped: false },
+          { id: 73, fileId: 7, parentId: 72, name: 'h', qualifiedName: 'Other.g.h', kind: 'function', exported: false, isTest: false, startLine: 6, inError: false, scoped: false },
+          { id: 74, fileId: 7, parentId: 99, name: 'k', qualifiedName: 'X.k', kind: 'function', exported: false, isTest: false, startLine: 7, inError: false, scoped: true },
         ],
         imports: [
           { id: 700, fileId: 7, module: 'os.path', names: [{ name: 'join', alias: 'j' }, { name: 'split' }], alias: undefined, wildcard: false, reexport: false, line: 1, inError: false },
@@ -260,8 +260,8 @@ describe('the row files beside the database', () => {
     const rows = new Map<number, FileResolveRows>([
       [file, { file: { id: file, path: long, language: 'python', isTest: false, external: false },
         symbols: [
-          { id: base + 1, fileId: file, parentId: null, name: 'C', qualifiedName: 'C', kind: 'class', exported: true, isTest: false, startLine: 1, inError: false },
-          { id: base + 2, fileId: file, parentId: base + 1, name: 'm', qualifiedName: 'C.m', kind: 'method', exported: true, isTest: false, startLine: 2, inError: false },
+          { id: base + 1, fileId: file, parentId: null, name: 'C', qualifiedName: 'C', kind: 'class', exported: true, isTest: false, startLine: 1, inError: false, scoped: false },
+          { id: base + 2, fileId: file, parentId: base + 1, name: 'm', qualifiedName: 'C.m', kind: 'method', exported: true, isTest: false, startLine: 2, inError: false, scoped: false },
         ],
         imports: [],
         globalRefs: [{ id: 9, fileId: file, symbolId: base + 1, kind: 'extends', name: 'B', receiver: null, receiverType: null, line: 1, inError: false, detail: null }] }],
