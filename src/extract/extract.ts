@@ -784,6 +784,11 @@ class FileExtractor {
     if (!receiver) {
       const local = localBindingAt(locals, site.name, c.call.startIndex);
       if (local !== undefined) site.local = local;
+    } else if (!receiverType && this.spec.externalChains) {
+      // `w.Body`, `w.Header()`, `resp.Header`: the type of the variable the chain starts from.
+      const head = /^([\p{L}_][\p{L}\p{N}_]*)\./u.exec(receiver)?.[1];
+      const headType = head && !receiver.includes('.(') ? this.receiverType(head, caller, c.call.startIndex, scopes) : null;
+      if (headType) site.receiverHead = headType;
     }
     return site;
   }

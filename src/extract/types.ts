@@ -49,6 +49,11 @@ export interface CallSite {
    * when no definition is (a parameter, a local variable). Absent: not bound locally.
    */
   local?: number;
+  /**
+   * The type of the receiver chain's first variable when the receiver itself has none (`w.Body` with
+   * `w := httptest.NewRecorder()`): read by LanguageSpec.externalChains.
+   */
+  receiverHead?: string;
 }
 
 export interface InheritRef {

@@ -163,6 +163,8 @@ export const go: LanguageSpec = {
   id: 'go',
   // Parameters belong to their function, `:=` and `var` to their block (queries/go/locals.scm).
   localScopes: new Set(['function_declaration', 'method_declaration', 'func_literal', 'block']),
+  // Maps and slices are syntax: a library type's fields and methods give library values.
+  externalChains: true,
   displayName: 'Go',
   extensions: ['.go'],
   grammar: 'tree-sitter-go.wasm',

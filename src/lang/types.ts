@@ -178,6 +178,13 @@ export interface LanguageSpec {
    * elsewhere. Absent: calls are resolved as if no name were bound locally.
    */
   localScopes?: ReadonlySet<string>;
+  /**
+   * A call through a chain of fields and methods whose first variable holds a value of a type from outside
+   * the repository (`w := httptest.NewRecorder(); w.Body.String()`, `w.Header().Get(k)`) stays outside it,
+   * instead of being matched by name to the repository's methods. Only where containers are syntax, not
+   * library types whose methods hand back the repository's values (Go; not `list.get(0).run()` in Java).
+   */
+  externalChains?: boolean;
   /** Parameters have argument labels that are part of a method's name (Swift's `decode(_:using:)`). */
   argumentLabels?: boolean;
   /**

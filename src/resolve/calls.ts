@@ -27,6 +27,13 @@ function localLine(r: RRef): number | null {
   return typeof local === 'number' ? local : null;
 }
 
+/** The type of the receiver chain's first variable (CallSite.receiverHead), or null. */
+function receiverHead(r: RRef): string | null {
+  if (!r.detail) return null;
+  const head = (JSON.parse(r.detail) as { head?: string }).head;
+  return typeof head === 'string' ? head : null;
+}
+
 /**
  * Where a call goes: repository symbols (with the tier that found them), 'external' (a builtin, a
  * dependency), 'value' (a parameter or local variable: no definition to link), or null (unknown).
@@ -101,6 +108,9 @@ export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | 'val
     && !cx.resolveType(head, r.fileId, r.symbolId)) return 'external';
   const lastCall = /(\w+)\((?:[^()]|\([^()]*\))*\)$/.exec(receiver);
   if (lastCall && cx.isBuiltin(lastCall[1], r.fileId)) return 'external';
+  // `w.Body.String()` with `w := httptest.NewRecorder()`: a library value's fields and methods are the library's.
+  const chainHead = spec.externalChains ? receiverHead(r) : null;
+  if (chainHead && cx.isExternalName(headOf(chainHead), r.fileId) && !cx.resolveType(chainHead, r.fileId, r.symbolId)) return 'external';
   // `list.forEach()`, `re.test()` with an unknown receiver: most likely the built-in, not a same-named method.
   if (spec.builtinMethods?.has(r.name)) return null;
   return cx.globalMember(r.name, r.fileId) ?? (cx.isBuiltin(r.name, r.fileId) ? 'external' : null);

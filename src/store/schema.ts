@@ -108,7 +108,8 @@ CREATE TABLE refs (
   in_error      INTEGER NOT NULL,
   resolution    TEXT,              -- calls and registrations: the tier that resolved it, external, or unresolved
   detail        TEXT               -- register, fire: JSON {target: 'kind:name', handler?, literal?}; read, write: {what} (schema 10);
-                                   -- call: {local: line} when a scope around the call binds the name (0: a parameter or variable), schema 13
+                                   -- call: {local: line} when a scope around the call binds the name (0: a parameter or variable),
+                                   -- {head: type} the type of a receiver chain's first variable (Go), schema 13
 );
 
 -- Postings for retrieval (src/retrieve): whole files and function/method units, as varint runs

@@ -129,7 +129,7 @@ export class IndexWriter {
     }
     for (const c of x.calls) {
       this.stmt.call.run(fileId, id(c.caller), c.name, c.receiver, c.receiverType, c.line, +c.inError,
-        c.local === undefined ? null : `{"local":${c.local}}`);
+        c.local !== undefined ? `{"local":${c.local}}` : c.receiverHead ? JSON.stringify({ head: c.receiverHead }) : null);
     }
     for (const f of o.secrets ?? []) this.stmt.secret.run(o.path, f.rule, f.line, f.fingerprint);
     for (const h of x.inherits) {
