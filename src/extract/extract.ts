@@ -733,8 +733,11 @@ class FileExtractor {
   private bindingScopes(bindings: Binding[]): BindingScopes {
     const scopes: BindingScopes = new Map();
     for (const b of bindings) {
-      const type = normalizeTypeName(b.type.text);
+      let type = normalizeTypeName(b.type.text);
       if (!type) continue;
+      // `c, r := CreateTestContext(w)`: each name holds one of the call's results, `F#0` and `F#1`.
+      const names = b.fromCall && b.name.parent?.type === 'expression_list' ? b.name.parent.namedChildren : null;
+      if (names && names.length > 1) type = `${type}#${names.findIndex((n) => n?.id === b.name.id)}`;
       const written = b.written ?? b.name.text.replace(/\s+/g, '');
       const name = b.field ? this.spec.fieldAccess?.(written) ?? `${this.spec.selfNames[0]}.${written}` : written;
       let scope = this.symbolAt(b.name.startIndex);

@@ -309,8 +309,9 @@ export function affectedFiles(db: Database.Database, changed: number[], fp: Chan
 /** Adds the files with a reference named one of `names`, or whose receiver or its type is one (its first or last part). */
 function addRefsNaming(db: Database.Database, names: Set<string>, out: Set<number>): void {
   if (!names.size) return;
-  const last = (s: string) => s.split(/\.|::|->|\\|\//).pop() ?? s;
-  const head = (s: string) => s.split(/[.(<[]|::|->|\\/)[0];
+  // A receiver type `F#1` is the second result of a call of F (src/extract/extract.ts, bindingScopes).
+  const last = (s: string) => s.replace(/#\d+$/, '').split(/\.|::|->|\\|\//).pop() ?? s;
+  const head = (s: string) => s.replace(/#\d+$/, '').split(/[.(<[]|::|->|\\/)[0];
   // SQLite narrows to rows whose text contains a name at all; the exact test follows.
   for (const [fileId, name, receiver, receiverType] of candidates(db,
     'SELECT file_id, name, receiver, receiver_type FROM refs', ['name', 'receiver', 'receiver_type'], [...names]) as

@@ -48,7 +48,7 @@ export function assumedPackageName(importPath: string): string {
  * of its own (`(*Client, *Server)`) makes it null, as do named results without a type of their own
  * (`(a, b int)`) and no result.
  */
-export function returnType(signature: string): string | null {
+export function returnType(signature: string, index?: number): string | null {
   let i = signature.startsWith('func') ? 4 : 0;
   const skipSpace = () => {
     while (signature[i] === ' ') i++;
@@ -61,11 +61,12 @@ export function returnType(signature: string): string | null {
   if (signature[i] !== '(') return null;
   const rest = signature.slice(closing(signature, i) + 1).trim();
   if (!rest) return null;
-  if (!rest.startsWith('(')) return rest;
+  if (!rest.startsWith('(')) return index ? null : rest;
   const results = splitTopLevel(rest.slice(1, closing(rest, 0))).map((r) => splitTopLevel(r, ' '));
   const named = results.some((r) => r.length > 1);
   if (named && results[0].length === 1) return null;
   const types = results.map((r) => r.slice(named ? 1 : 0).join(' '));
+  if (index !== undefined) return types[index] || null;
   return types.slice(1).every((t) => t === 'error' || t === 'bool') ? types[0] || null : null;
 }
 

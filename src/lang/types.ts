@@ -189,9 +189,10 @@ export interface LanguageSpec {
   argumentLabels?: boolean;
   /**
    * The type a function returns (its first result), as written in its signature: `*Client` for
-   * `func NewClient(c Conn) (*Client, error)`. Lets `x := NewClient(c); x.Close()` resolve.
+   * `func NewClient(c Conn) (*Client, error)`. Lets `x := NewClient(c); x.Close()` resolve. With `index`,
+   * that result of several (`c, r := CreateTestContext(w)`: 0 for `c`, 1 for `r`).
    */
-  returnType?(signature: string): string | null;
+  returnType?(signature: string, index?: number): string | null;
   /** Annotations that make a function static (Python's `@staticmethod`). */
   staticAnnotations?: string[];
   /**

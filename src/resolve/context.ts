@@ -351,10 +351,12 @@ export class ResolveContext {
     const key = `${fileId}\0${callee}`;
     if (this.returnTypes.has(key)) return this.returnTypes.get(key)!;
     let hit: Hit | null = null;
-    const fn = this.calledFunction(callee, fileId, fromSymbol);
+    // `F#1`: the second of F's results (a binding of several names to one call).
+    const at = /^(.*)#(\d+)$/.exec(callee);
+    const fn = this.calledFunction(at ? at[1] : callee, fileId, fromSymbol);
     const spec = fn && languageById(this.files.get(fn.fileId)!.language);
     const signature = fn && spec?.returnType && this.input.signatureOf?.(fn.id);
-    const written = signature ? spec!.returnType!(signature) : null;
+    const written = signature ? spec!.returnType!(signature, at ? Number(at[2]) : undefined) : null;
     const typeName = written ? normalizeTypeName(written) : null;
     if (fn && typeName) hit = this.resolveType(typeName, fn.fileId, fn.id);
     this.returnTypes.set(key, hit);
