@@ -82,7 +82,7 @@ describe('calls of names bound in a scope around the call', () => {
       'lib/run.c': 'int step(void) { return 1; }\n\nint each(int (*step)(void)) {\n  return step();\n}\n\nint main(void) {\n  return step();\n}\n',
       'go.mod': 'module example.com/m\n\ngo 1.21\n',
       // Each name of `c, e := NewPair()` holds its own result.
-      'mw/pair.go': 'package mw\n\ntype Ctx struct{}\n\nfunc (c *Ctx) Set() {}\n\ntype Eng struct{}\n\nfunc (e *Eng) Set() {}\n\nfunc NewPair() (*Ctx, *Eng) { return nil, nil }\n\nfunc Use() {\n\tc, e := NewPair()\n\tc.Set()\n\te.Set()\n}\n',
+      'mw/pair.go': 'package mw\n\ntype Ctx struct{}\n\nfunc (c *Ctx) Set() {}\n\ntype Eng struct{}\n\nfunc (e *Eng) Set() {}\n\nfunc NewPair() (*Ctx, *Eng) { return nil, nil }\n\nfunc Use() {\n\tc, e := NewPair()\n\tc.Set()\n\te.Set()\n}\n\nfunc (e *Eng) Current() *Ctx { return nil }\n\nfunc NewEng() *Eng { return nil }\n\nfunc Use2() {\n\teng := NewEng()\n\tc := eng.Current()\n\tc.Set()\n}\n',
       // A chain from a library value (`w.Body` of an httptest recorder) is the library's, not Buf.String.
       'mw/check.go': 'package mw\n\nimport "net/http/httptest"\n\ntype Buf struct{}\n\nfunc (b *Buf) String() string { return "" }\n\nfunc Check() string {\n\tw := httptest.NewRecorder()\n\treturn w.Body.String()\n}\n',
       'mw/mw.go': [
@@ -126,7 +126,11 @@ describe('calls of names bound in a scope around the call', () => {
     expect(all).toContain('pkg/retry.py:again -> attempt:1');
     expect(all.filter((e) => e.startsWith('mw/mw.go:'))).toEqual(['mw/mw.go:Run -> next:3']);
     expect(all.filter((e) => e.startsWith('mw/check.go:'))).toEqual([]);
-    expect(all.filter((e) => e.startsWith('mw/pair.go:'))).toEqual(['mw/pair.go:Use -> Ctx.Set:5', 'mw/pair.go:Use -> Eng.Set:9', 'mw/pair.go:Use -> NewPair:11']);
+    expect(all.filter((e) => e.startsWith('mw/pair.go:'))).toEqual([
+      'mw/pair.go:Use -> Ctx.Set:5', 'mw/pair.go:Use -> Eng.Set:9', 'mw/pair.go:Use -> NewPair:11',
+      // `c := eng.Ctx()` with `eng := NewEng()`: what the method of the variable's type returns.
+      'mw/pair.go:Use2 -> Ctx.Set:5', 'mw/pair.go:Use2 -> Eng.Current:19', 'mw/pair.go:Use2 -> NewEng:21',
+    ]);
     expect(all.filter((e) => e.startsWith('src/lib.rs:'))).toEqual(['src/lib.rs:run -> tick:1']);
     expect(all.filter((e) => e.startsWith('Sources/App/Load.swift:'))).toEqual(['Sources/App/Load.swift:start -> done:1']);
     expect(all.filter((e) => e.startsWith('lib/run.c:'))).toEqual(['lib/run.c:main -> step:1']);

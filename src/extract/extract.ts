@@ -843,6 +843,11 @@ class FileExtractor {
       }
       // A type that is itself bound is a generic parameter standing for its constraint (`t: T.Type`, `<T: Command>`).
       if (type) type = bindingIn(scopes, type, from, this.rangeParent, at) ?? type;
+      // What a method of a variable returns (`c := router.allocateContext()`): the method of the variable's type.
+      const method = type ? /^([\p{L}_][\p{L}\p{N}_]*)\.([\p{L}_][\p{L}\p{N}_]*(?:#\d+)?)$/u.exec(type) : null;
+      const owner = method ? bindingIn(scopes, method[1], from, this.rangeParent, at) : null;
+      // (Not `router = router.Group("/v1")`, a variable bound to its own method's result.)
+      if (owner && /^[\p{L}_][\p{L}\p{N}_.#]*$/u.test(owner) && owner.split('.')[0] !== method![1]) type = `${owner}.${method![2]}`;
     }
     return type ?? constructedType(receiver) ?? castType(receiver);
   }

@@ -372,6 +372,12 @@ export class ResolveContext {
     } else if (parts.length === 2) {
       const head = this.scopeOf(fileId).names.get(parts[0]);
       if (head?.kind === 'module') ids = this.exportedFrom(head.files, parts[1], new Set()).filter(isFunction);
+      else {
+        // `Engine.allocateContext`: a method of a type (the extraction writes a variable's method call so), or
+        // `New.allocateContext` of a variable that holds what New returns.
+        const type = this.resolveType(parts[0], fileId, fromSymbol) ?? this.returnedType(parts[0], fileId, fromSymbol);
+        if (type) ids = this.memberOf(type.ids, parts[1], false)?.ids.filter((id) => this.symbols.get(id)!.kind === 'method') ?? [];
+      }
     }
     return ids.length === 1 ? this.symbols.get(ids[0])! : null;
   }
