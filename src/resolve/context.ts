@@ -545,7 +545,6 @@ export class ResolveContext {
     return !!languageById(this.files.get(fileId)!.language).builtins?.has(name);
   }
 
-  /** Top-level definitions of that name anywhere in the repository, if there are few. */
   /** The file's definitions of `name` that start on `line` (a helper declared in a test's callback); null when none does. */
   definedAt(fileId: number, name: string, line: number): Hit | null {
     const ids = (this.byName.get(name) ?? []).filter((id) => {
