@@ -66,10 +66,10 @@ const clone = (name) => {
 const truthDir = clone('truth');
 const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: truthDir, encoding: 'utf8' }).trim();
 // The files scored: the language's (a call from or to another language's file is left out for every tool).
-const tsFiles = execFileSync('git', ['ls-files', '-z'], { cwd: truthDir, encoding: 'utf8' }).split('\0')
+const scoredFiles = execFileSync('git', ['ls-files', '-z'], { cwd: truthDir, encoding: 'utf8' }).split('\0')
   .filter((f) => (opt.lang === 'python' ? /\.py$/.test(f) : opt.lang === 'go' ? /\.go$/.test(f)
     : /\.(ts|tsx|mts|cts)$/.test(f) && !f.endsWith('.d.ts')));
-const tsSet = new Set(tsFiles);
+const scored = new Set(scoredFiles);
 
 function compilerOptions() {
   const cfg = path.join(truthDir, 'tsconfig.json');
@@ -106,20 +106,20 @@ function goSites() {
     env.GOPATH = path.join(scratch, 'gopath');
   }
   const out = execFileSync(bin, [...(also ? ['-also', also] : []), truthDir],
-    { input: tsFiles.join('\n'), encoding: 'utf8', maxBuffer: 1 << 30, env });
+    { input: scoredFiles.join('\n'), encoding: 'utf8', maxBuffer: 1 << 30, env });
   return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
 /** Python: every call resolved by Jedi (eval/tools/python-calls.py; Debian's python3-jedi). */
 function pythonSites() {
   const out = execFileSync('python3', [path.join(here, 'tools', 'python-calls.py'), truthDir],
-    { input: tsFiles.join('\n'), encoding: 'utf8', maxBuffer: 1 << 30 });
+    { input: scoredFiles.join('\n'), encoding: 'utf8', maxBuffer: 1 << 30 });
   return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
 function typescriptSites() {
   // The TypeScript compiler's checker over every .ts/.tsx file of the repository.
-  const program = ts.createProgram(tsFiles.map((f) => path.join(truthDir, f)), compilerOptions());
+  const program = ts.createProgram(scoredFiles.map((f) => path.join(truthDir, f)), compilerOptions());
   const checker = program.getTypeChecker();
   const rel = (file) => path.relative(truthDir, file).split(path.sep).join('/');
   const lineOf = (sf, pos) => sf.getLineAndCharacterOfPosition(pos).line + 1;
@@ -168,8 +168,8 @@ function typescriptSites() {
     const sf = decl.getSourceFile?.();
     if (!sf) return 'external'; // a declaration the checker made up (a JSX intrinsic element)
     const file = rel(sf.fileName);
-    if (file.startsWith('..') || file.includes('node_modules/') || sf.isDeclarationFile && !tsSet.has(file)) return 'external';
-    if (!tsSet.has(file)) return 'other'; // a .js or .d.ts file of the repository: not scored
+    if (file.startsWith('..') || file.includes('node_modules/') || sf.isDeclarationFile && !scored.has(file)) return 'external';
+    if (!scored.has(file)) return 'other'; // a .js or .d.ts file of the repository: not scored
     const at = decl.name ?? decl;
     const line = lineOf(sf, at.getStart(sf));
     // A parameter, a variable or a property that holds a value (`export const upgradeWebSocket = define(…)`):
@@ -197,7 +197,7 @@ function typescriptSites() {
   const sites = [];
   for (const sf of program.getSourceFiles()) {
     const file = rel(sf.fileName);
-    if (!tsSet.has(file)) continue;
+    if (!scored.has(file)) continue;
     const visit = (node) => {
       if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isJsxOpeningLikeElement(node) || ts.isTaggedTemplateExpression(node)) {
         const name = calledName(node);
@@ -216,7 +216,7 @@ const sitesByFile = new Map();
 for (const s of sites) (sitesByFile.get(s.file) ?? sitesByFile.set(s.file, []).get(s.file)).push(s);
 const inRepo = sites.filter((s) => s.target && typeof s.target === 'object' && !s.target.value);
 const count = (what) => sites.filter((s) => (what === 'value' ? s.target === 'value' || s.target?.value : s.target === what)).length;
-console.error(`truth: ${tsFiles.length} files, ${sites.length} calls (${inRepo.length} into the repository's definitions, `
+console.error(`truth: ${scoredFiles.length} files, ${sites.length} calls (${inRepo.length} into the repository's definitions, `
   + `${count('value')} of parameters or variables, ${count('external')} outside, ${count('other')} into .js files, ${count(null)} unresolved) in ${truthMs} ms`);
 
 // ---- scoring ---------------------------------------------------------------------------------------
@@ -234,7 +234,7 @@ function score(pairs) {
   const byConfidence = new Map();
   const found = new Set();
   for (const p of pairs) {
-    if (!tsSet.has(p.caller.file) || !tsSet.has(p.callee.file)) { out.skipped++; continue; }
+    if (!scored.has(p.caller.file) || !scored.has(p.callee.file)) { out.skipped++; continue; }
     p.callee.name = p.callee.name.replace(/^#/, ''); // `this.#add()`: the checker's name is `add`
     const inCaller = (sitesByFile.get(p.caller.file) ?? []).filter((s) => s.line >= p.caller.start && s.line <= p.caller.end);
     const named = inCaller.filter((s) => s.name === p.callee.name || (s.target?.ctorOf && s.target.ctorOf === p.callee.name));
@@ -316,7 +316,7 @@ saveResult(opt.out, label, {
   date: new Date().toISOString(), repo: path.basename(path.resolve(opt.repo)), commit, lang: opt.lang,
   checker: ts ? `typescript ${ts.version}` : opt.lang === 'go' ? execFileSync(opt.go, ['version'], { encoding: 'utf8' }).trim()
     : `jedi ${execFileSync('python3', ['-c', 'import jedi; print(jedi.__version__)'], { encoding: 'utf8' }).trim()}`,
-  truth: { files: tsFiles.length, calls: sites.length, intoRepository: inRepo.length, values: count('value'), outside: count('external'),
+  truth: { files: scoredFiles.length, calls: sites.length, intoRepository: inRepo.length, values: count('value'), outside: count('external'),
     intoJs: count('other'), unresolved: count(null), ms: truthMs },
   tools: Object.fromEntries(Object.entries(results).map(([k, r]) => [k, { ...r, wrongSamples: r.wrongSamples.slice(0, 40), missedSamples: r.missedSamples.slice(0, 40) }])),
 });

@@ -9,14 +9,14 @@ export function storageClass(def: Node): string[] {
 
 export const c: LanguageSpec = {
   id: 'c',
-  // Parameters belong to their function, declarations to their block (queries/c/locals.scm).
+  // Parameters belong to their function, declarations to their block (queries/c-family/locals.scm).
   localScopes: new Set(['function_definition', 'compound_statement']),
   family: 'c',
   displayName: 'C',
   // `.h` is read as C: a C++ header written `.h` parses as C with errors where it uses C++ syntax.
   extensions: ['.c', '.h'],
   grammar: 'tree-sitter-c.wasm',
-  queryDir: 'c',
+  queryDir: ['c', 'c-family'],
   commentTypes: ['comment'],
   wrapperTypes: [],
   annotationTypes: [],

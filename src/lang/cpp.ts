@@ -23,13 +23,13 @@ function visibility({ node, modifiers, parentKind }: VisibilityInput): Visibilit
 
 export const cpp: LanguageSpec = {
   id: 'cpp',
-  // Parameters belong to their function or lambda, declarations to their block (queries/cpp/locals.scm).
+  // Parameters belong to their function or lambda, declarations to their block (queries/c-family/locals.scm).
   localScopes: new Set(['function_definition', 'lambda_expression', 'compound_statement']),
   family: 'c',
   displayName: 'C++',
   extensions: ['.cpp', '.cc', '.cxx', '.c++', '.hpp', '.hh', '.hxx', '.h++', '.ipp', '.tpp'],
   grammar: 'tree-sitter-cpp.wasm',
-  queryDir: 'cpp',
+  queryDir: ['cpp', 'c-family'],
   commentTypes: ['comment'],
   // Docs sit above `template <…>`.
   wrapperTypes: ['template_declaration'],

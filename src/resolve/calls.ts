@@ -20,18 +20,13 @@ export function resolveCall(cx: ResolveContext, r: RRef): void {
   for (const id of new Set(hit.ids)) if (id !== r.symbolId) cx.edge(r.symbolId, id, 'calls', conf, r.line, r.fileId, null);
 }
 
-/** The line of the definition a scope around the call binds its name to (0: a parameter or variable), or null when none does. */
-function localLine(r: RRef): number | null {
-  if (!r.detail) return null;
-  const local = (JSON.parse(r.detail) as { local?: number }).local;
-  return typeof local === 'number' ? local : null;
-}
-
-/** The type of the receiver chain's first variable (CallSite.receiverHead), or null. */
-function receiverHead(r: RRef): string | null {
-  if (!r.detail) return null;
-  const head = (JSON.parse(r.detail) as { head?: string }).head;
-  return typeof head === 'string' ? head : null;
+/**
+ * What the extraction recorded about a call (CallSite.local, CallSite.receiverHead): the line of the
+ * definition a scope around the call binds its name to (0: a parameter or variable), the type of the
+ * receiver chain's first variable.
+ */
+function callDetail(r: RRef): { local?: number; head?: string } {
+  return r.detail ? (JSON.parse(r.detail) as { local?: number; head?: string }) : {};
 }
 
 /**
@@ -41,9 +36,10 @@ function receiverHead(r: RRef): string | null {
 export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | 'value' | null {
   const spec = languageById(cx.files.get(r.fileId)!.language);
   const callable = (id: number) => cx.symbols.get(id)!.kind !== 'module';
+  const detail = callDetail(r);
   if (!r.receiver) {
-    const local = localLine(r);
-    if (local !== null) return local > 0 ? cx.definedAt(r.fileId, r.name, local) : 'value';
+    const local = detail.local;
+    if (typeof local === 'number') return local > 0 ? cx.definedAt(r.fileId, r.name, local) : 'value';
     const hit = cx.lookupName(r.name, r.fileId, r.symbolId, callable, false);
     if (hit) return hit;
     if (cx.isExternalName(r.name, r.fileId)) return 'external';
@@ -109,7 +105,7 @@ export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | 'val
   const lastCall = /(\w+)\((?:[^()]|\([^()]*\))*\)$/.exec(receiver);
   if (lastCall && cx.isBuiltin(lastCall[1], r.fileId)) return 'external';
   // `w.Body.String()` with `w := httptest.NewRecorder()`: a library value's fields and methods are the library's.
-  const chainHead = spec.externalChains ? receiverHead(r) : null;
+  const chainHead = spec.externalChains && typeof detail.head === 'string' ? detail.head : null;
   if (chainHead && cx.isExternalName(headOf(chainHead), r.fileId) && !cx.resolveType(chainHead, r.fileId, r.symbolId)) return 'external';
   // `list.forEach()`, `re.test()` with an unknown receiver: most likely the built-in, not a same-named method.
   if (spec.builtinMethods?.has(r.name)) return null;
