@@ -163,13 +163,15 @@ export function pathClassifier(root: string, opts: WalkOptions): (rel: string) =
 
 /**
  * Whether the walk leaves a directory (repo-relative, POSIX) out: ignored, vendored, build output,
- * `.git` or `.codegraph`. Pass one `buildOutput` rule to many calls to read git's file list once.
+ * `.git` or `.codegraph`. Pass one `buildOutput` rule to many calls to read git's file list once, and
+ * one `memo` to calls made at one moment to read and compile each directory's ignore files once (without
+ * it, each call reads the root's rules and every parent's ignore files again).
  */
 export function isExcludedDir(root: string, rel: string, opts: WalkOptions,
-  buildOutput = new BuildOutputRule(root, opts.languageOf)): boolean {
+  buildOutput = new BuildOutputRule(root, opts.languageOf), memo: Map<string, IgnoreRules | null> = new Map()): boolean {
   const parts = rel.split('/');
   if (parts.some((p) => p === '.git' || p === CG_DIR || p === '..')) return true;
-  return rulesInside(root, parts, opts, buildOutput) === null;
+  return rulesInside(root, parts, opts, buildOutput, memo) === null;
 }
 
 /** The ignore rules in effect inside a directory, or null when it or a parent is ignored, vendored or build output. */
