@@ -697,3 +697,46 @@ describe('commit-message boilerplate', () => {
     expect(damaged.json.files.length).toBeGreaterThan(0);
   });
 });
+
+describe('an open connection after the index changes', () => {
+  // A long-running server keeps one connection and caches what every query reads the same way (document
+  // lengths, symbol counts, candidate files' facts: src/store/version-cache.ts): another process's update
+  // must show in its next answer exactly as in a fresh connection's.
+  it('answers from the updated index as a fresh connection does', async () => {
+    const dir = makeRepo({
+      'src/session.py': 'def open_session(user):\n    """Open a session for the user."""\n    return {"user": user}\n',
+      'src/tokens.py': 'def make_token(user):\n    """A token for the user."""\n    return str(user)\n',
+    }, { commit: true });
+    expect(runCg(['index', '--json'], dir).code).toBe(0);
+    const task = 'rotate the refresh token when the session expires';
+    const live = openReader(dir);
+    try {
+      const before = await runQuery(live, dir, { text: task });
+      fs.writeFileSync(path.join(dir, 'src', 'refresh.py'), [
+        'def rotate_refresh_token(session):',
+        '    """Rotate the refresh token of an expired session: a new refresh token when the session expires."""',
+        '    if session.expires:',
+        '        session.refresh_token = new_refresh_token(session)',
+        '    return session.refresh_token',
+        '',
+        'def new_refresh_token(session):',
+        '    return "refresh-" + session.id',
+        '',
+      ].join('\n'));
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', 'Rotate refresh tokens');
+      expect(runCg(['update', '--json'], dir).code).toBe(0);
+      const after = await runQuery(live, dir, { text: task });
+      const fresh = openReader(dir);
+      try {
+        expect(after).toEqual(await runQuery(fresh, dir, { text: task }));
+      } finally {
+        fresh.close();
+      }
+      expect(after.files[0].path).toBe('src/refresh.py');
+      expect(after.total_symbols).toBeGreaterThan(before.total_symbols);
+    } finally {
+      live.close();
+    }
+  });
+});

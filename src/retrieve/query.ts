@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { plural } from '../words.js';
 import { CgError } from '../errors.js';
 import { fileByPath, findSymbolsByRef, symbolsWhere } from '../store/queries.js';
+import { cachedForVersion } from '../store/version-cache.js';
 import { expandRegions } from './expand.js';
 import { regionsOf, type RankSource, type Region } from './regions.js';
 import { SourceReader } from './source.js';
@@ -182,7 +183,7 @@ export async function runQuery(db: Database.Database, root: string, given: Query
   if (recorded) warnings.push(...recordedWarnings(recorded));
   const base: Omit<QueryResponse, 'status' | 'files' | 'tokens_used' | 'truncated' | 'truncated_by' | 'total_places' | 'more_files'> = {
     query: input.text, token_budget: budget, tokenizer: TOKENIZER,
-    total_symbols: (db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
+    total_symbols: cachedForVersion(db, 'total_symbols', () => db.prepare("SELECT COUNT(*) FROM symbols WHERE kind != 'module'").pluck().get() as number),
     total_candidates: ranked.length, stale_references: stale, preset, warnings,
   };
   // With all, documents may answer when no code does: the places decide, not the code ranking.

@@ -14,16 +14,8 @@ export interface EdgeRow {
   target: string | null;
 }
 
-/**
- * Symbol ids are derived from the file id (`fileId * 2^20 + position in the file`), so they do not
- * depend on the order in which worker threads finish, and a file's symbols can point at parents
- * defined later in the same file (a Rust impl above its struct).
- */
-export const SYMBOLS_PER_FILE = 1 << 20;
-
-export function symbolIdBase(fileId: number): number {
-  return fileId * SYMBOLS_PER_FILE;
-}
+export { fileOfSymbol, SYMBOLS_PER_FILE, symbolIdBase } from './symbol-ids.js';
+import { SYMBOLS_PER_FILE, symbolIdBase } from './symbol-ids.js';
 
 /**
  * Symbols with a full-text row: not modules (their text is the file's path) nor endpoints (their words
