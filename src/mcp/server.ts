@@ -213,7 +213,7 @@ export async function serveStdio(root: string, opts: { warm?: boolean; idleRelea
     if (stopping) void a?.stop();
   });
   // The idle clock starts once the warm-up has loaded what it releases, or at the first request.
-  if (opts.warm !== false) setImmediate(() => void ready.then(() => warmUp(root)).then(() => idle.touch()));
+  if (opts.warm !== false) setImmediate(() => void ready.then(() => warmUp(root, live)).then(() => idle.touch()));
   await done;
   stopping = true;
   await (applier as { stop(): Promise<void> } | null)?.stop();
@@ -286,11 +286,13 @@ const SAVE_DEBOUNCE_MS = 300;
  * Loads the tokenizer and the query embedder in the background, so the first codegraph_query does not
  * pay for them; answers that need neither are not held up (they do not wait for this).
  */
-async function warmUp(root: string): Promise<void> {
+async function warmUp(root: string, live: LiveIndex): Promise<void> {
   const started = Date.now();
   try {
-    const { collectWarmUpGarbage, warmQueryPath } = await import('./warm.js');
+    const { collectWarmUpGarbage, warmQueryPath, primeQueryCaches } = await import('./warm.js');
     await warmQueryPath(root);
+    // On the handle requests use (what a query keeps between queries is kept per connection), queued as a request.
+    await live.read((snap) => primeQueryCaches(snap.db, root)).catch(() => undefined);
     const collected = collectWarmUpGarbage();
     process.stderr.write(`cg serve: query path warm in ${Date.now() - started} ms${collected ? ' (heap collected)' : ''}\n`);
   } catch (err) {
