@@ -118,7 +118,9 @@ export function searchSymbols(db: Database.Database, q: SymbolSearch): { total: 
   const like = isGlob
     ? pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%').replace(/\?/g, '_')
     : `%${pattern.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const conds = [`${column} LIKE ? ESCAPE '\\'`, "s.kind != 'module'", 'f.external = 0'];
+  // The names that match, from a scan of the name's index (it holds the names and ids only), then their
+  // rows: a scan of the table itself reads every symbol's row (Go's standard library: 20 ms against 5).
+  const conds = [`s.id IN (SELECT id FROM symbols WHERE ${column.slice(2)} LIKE ? ESCAPE '\\')`, "s.kind != 'module'", 'f.external = 0'];
   const params: unknown[] = [like];
   const kinds = [...(q.kind ? [q.kind] : []), ...(q.kinds ?? [])];
   if (kinds.length) {
