@@ -24,7 +24,7 @@ export const DEFAULT_LEXICAL: LexicalWeights = { file: 1, defs: 0.5, unit: 1, me
  * configuration. They often share every word with a task (an example calls exactly the API the task
  * is about) yet are rarely what a change is made in, so their score is scaled down, not removed.
  */
-const PERIPHERAL_DIR = /(^|\/)(_?examples?|samples?|demos?|bench(es|marks?)?|perf[\w-]*|scripts?|docs?|tools?|website|playground)\//i;
+const PERIPHERAL_DIR = /(^|\/)(_?examples?|samples?|demos?|bench(es|marks?)?|perf[\w-]*|scripts?|docs?|tools?|website|playground|build|dist)\//i;
 const PERIPHERAL_FILE = /(^|\/)([\w.-]+\.config\.[cm]?[jt]s|gruntfile\.js|gulpfile\.js|noxfile\.py|fabfile\.py|tasks\.py)$/i;
 export const PERIPHERAL_FACTOR = 0.6;
 
