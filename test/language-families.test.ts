@@ -163,3 +163,46 @@ describe('Python absolute imports by package root', () => {
     expect(calls).toEqual(['src/shop/cart.py:total', 'tests/apps/fixture/inner/shop.py:total']);
   });
 });
+
+// A method called on a plain variable of unknown type (a callback's parameter) is matched by name across
+// the repository; among the types that declare it, those declaring the most of the other members the same
+// function calls on that variable are kept (duck typing): hono's `(c) => c.text()` beside `c.header()` is
+// Context's text, not a response's or a request's. (Property reads count where the extraction records them.)
+describe('calls on a variable of unknown type, narrowed by what else it is used with', () => {
+  const duck = indexedRepo({
+    'src/context.ts': 'export class Context {\n  req = 1\n  header(n: string) { return n }\n  text(s: string) { return s }\n  json(o: object) { return o }\n}\n',
+    'src/request.ts': 'export class Req {\n  text() { return "" }\n  json() { return {} }\n}\n',
+    'src/response.ts': 'export class Resp {\n  clone() { return this }\n  text() { return "" }\n}\n',
+    'src/app.ts': [
+      'export function handler(c) {',
+      '  c.header("x")',
+      '  console.log(c.req)',
+      '  return c.text("hi")',
+      '}',
+      'export function check(res) {',
+      '  const copy = res.clone()',
+      '  return res.text() + copy',
+      '}',
+      'export function alone(x) {',
+      '  return x.text()',
+      '}',
+      'export function nobody(y) {',
+      '  y.flush()',
+      '  return y.text()',
+      '}',
+      '',
+    ].join('\n'),
+  });
+  const textCalls = (caller: string) => (duck().prepare(`SELECT d.qualified_name FROM edges e JOIN symbols s ON s.id = e.src_id
+    JOIN symbols d ON d.id = e.dst_id WHERE e.kind = 'calls' AND s.qualified_name = ? AND d.name = 'text'`).pluck().all(caller) as string[]).sort();
+
+  it('keeps the types that declare the other members used on the variable', () => {
+    expect(textCalls('handler')).toEqual(['Context.text']);
+    expect(textCalls('check')).toEqual(['Resp.text']);
+  });
+
+  it('keeps every candidate when the variable is used with nothing else, or with nothing a candidate declares', () => {
+    expect(textCalls('alone')).toEqual(['Context.text', 'Req.text', 'Resp.text']);
+    expect(textCalls('nobody')).toEqual(['Context.text', 'Req.text', 'Resp.text']);
+  });
+});

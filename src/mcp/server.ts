@@ -284,7 +284,8 @@ const SAVE_DEBOUNCE_MS = 300;
 
 /**
  * Loads the tokenizer and the query embedder in the background, so the first codegraph_query does not
- * pay for them; answers that need neither are not held up (they do not wait for this).
+ * pay for them, then fills the request handle's query caches (queued like a request: a request that
+ * comes meanwhile waits for it); answers that need neither are not held up by the loading.
  */
 async function warmUp(root: string, live: LiveIndex): Promise<void> {
   const started = Date.now();

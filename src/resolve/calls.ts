@@ -109,7 +109,9 @@ export function callTarget(cx: ResolveContext, r: RRef): Hit | 'external' | 'val
   if (chainHead && cx.isExternalName(headOf(chainHead), r.fileId) && !cx.resolveType(chainHead, r.fileId, r.symbolId)) return 'external';
   // `list.forEach()`, `re.test()` with an unknown receiver: most likely the built-in, not a same-named method.
   if (spec.builtinMethods?.has(r.name)) return null;
-  return cx.globalMember(r.name, r.fileId) ?? (cx.isBuiltin(r.name, r.fileId) ? 'external' : null);
+  const guess = cx.globalMember(r.name, r.fileId);
+  if (guess) return cx.narrowByUsage(guess, r, receiver);
+  return cx.isBuiltin(r.name, r.fileId) ? 'external' : null;
 }
 
 /**

@@ -3,7 +3,7 @@ import { tableKey } from '../extract/accesses.js';
 import { languageById, languageFamily } from '../lang/registry.js';
 import { normalizeTypeName } from '../extract/text.js';
 import type { EdgeRow } from '../store/writer.js';
-import type { CallTier, ImportResolution, RFile, RImport, RSymbol, RefResolution, ResolveInput } from './types.js';
+import type { CallTier, ImportResolution, RFile, RImport, RRef, RSymbol, RefResolution, ResolveInput } from './types.js';
 
 /**
  * What every resolution step shares: the repository's symbols indexed every way a lookup needs them,
@@ -28,6 +28,8 @@ const CONFIDENCE: Record<CallTier, number> = {
 export const ERROR_FACTOR = 0.5;
 /** A global name match with more candidates than this is noise, not an edge. */
 const MAX_GLOBAL_CANDIDATES = 3;
+/** A receiver that is one variable (`c`, `res`, `$request`), not a chain, a call or a literal. */
+const PLAIN_VARIABLE = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 export const MAX_SUPER_DEPTH = 6;
 export const TYPE_KINDS = new Set([...CONTAINER_KINDS, 'type']);
 /** Non-type definitions whose members a call can reach by name: namespaces, object constants. */
@@ -668,6 +670,61 @@ export class ResolveContext {
 
   /** Methods of each family and name looked up so far (globalMember runs for every call on an unknown receiver). */
   private readonly methodsByName = new Map<string, number[]>();
+
+  /**
+   * Of a repository-wide guess for `receiver.name()` on a plain variable of unknown type, the methods
+   * whose types declare the most of the other members the same function uses on that variable (duck
+   * typing): `c.text()` beside `c.header()` in a hono handler is Context's, not a response's or a
+   * request's `text`. (Property reads and writes count where the extraction records them.) The guess is kept whole when the variable is used with nothing
+   * else, or when no candidate's type declares any of it. Only members declared in a type's own body
+   * (or beside it: Go receivers, extensions) count, so an update re-resolves this call whenever what it
+   * read changes: a definition named like one of those members (src/indexer/affected.ts).
+   */
+  narrowByUsage(hit: Hit, r: RRef, receiver: string): Hit {
+    if (hit.ids.length < 2 || !PLAIN_VARIABLE.test(receiver)) return hit;
+    const others = this.membersUsed(r.fileId, r.symbolId, receiver);
+    if (!others || others.size < 2) return hit;
+    let best = 0;
+    const covered = hit.ids.map((id) => {
+      const holders = this.holdersOf(id);
+      let n = 0;
+      for (const m of others) if (m !== r.name && holders.some((t) => this.ownMembers(t, m).length > 0)) n++;
+      best = Math.max(best, n);
+      return n;
+    });
+    if (best === 0) return hit;
+    const ids = hit.ids.filter((_, i) => covered[i] === best);
+    return ids.length < hit.ids.length ? { ids, tier: hit.tier } : hit;
+  }
+
+  /** The types a method is a member of: its parent type, or the types it is declared beside (ownMembers). */
+  private holdersOf(id: number): number[] {
+    const m = this.symbols.get(id)!;
+    const parent = m.parentId === null ? undefined : this.symbols.get(m.parentId);
+    if (parent && TYPE_KINDS.has(parent.kind)) return [parent.id];
+    const dot = m.qualifiedName.lastIndexOf('.');
+    if (dot <= 0) return [];
+    return (this.byQualified.get(m.qualifiedName.slice(0, dot)) ?? []).filter((t) => this.isType(t) && this.ownMembers(t, m.name).includes(id));
+  }
+
+  /** Per file, function and plain variable: the member names called, read or written on it there. */
+  private usage: Map<string, Set<string>> | null = null;
+
+  private membersUsed(fileId: number, symbolId: number, receiver: string): Set<string> | undefined {
+    if (!this.usage) {
+      this.usage = new Map();
+      for (const x of this.input.refs) {
+        if (!x.receiver || (x.kind !== 'call' && x.kind !== 'read' && x.kind !== 'write')) continue;
+        const v = x.receiver.replace(/\s+/g, '');
+        if (!PLAIN_VARIABLE.test(v)) continue;
+        const key = `${x.fileId}\0${x.symbolId}\0${v}`;
+        let set = this.usage.get(key);
+        if (!set) this.usage.set(key, (set = new Set()));
+        set.add(x.name);
+      }
+    }
+    return this.usage.get(`${fileId}\0${symbolId}\0${receiver}`);
+  }
 
   confidence(hit: Hit, inError: boolean): number {
     let c = CONFIDENCE[hit.tier];
