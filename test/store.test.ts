@@ -136,3 +136,24 @@ describe('parallel extraction', () => {
     expect(dump(2, 'split')).toEqual(mixed);
   });
 });
+
+// A long-running server matches symbol names in memory (src/store/queries.ts): the match must be SQLite's
+// LIKE exactly, whatever the characters: ASCII letters in either case, others as they are, `%` and `_`,
+// and `\` as the escape.
+describe('symbol name matching in memory', () => {
+  it('decides as SQLite LIKE does', async () => {
+    const { likeMatcher } = await import('../src/store/queries.js');
+    const db = new Database(':memory:');
+    const like = db.prepare("SELECT ? LIKE ? ESCAPE '\\'").pluck();
+    const names = ['Handler', 'handler', 'HANDLER', 'getTemplateName', 'get_template', 'getXtemplate', 'Ünicode', 'ünicode', 'straße', 'STRASSE',
+      'émoji😀x', 'a%b', 'a_b', 'axb', 'back\\slash', 'é', 'É', '😀', 'x.y.z', 'ServeHTTP', ''];
+    const patterns = ['%handler%', '%HANDLER%', 'get%name', 'get_template', 'get\\_template', '%\\%%', 'a\\%b', 'a_b', '%ünicode%', '%Ünicode%',
+      '%straße%', '_', '__', '%😀%', '_😀_', 'é', '%\\\\%', 'x.%.z', '%.y.%', '%', '', '%serve%http%'];
+    const lower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+    for (const p of patterns) {
+      const match = likeMatcher(p);
+      for (const n of names) expect([p, n, match(lower(n))]).toEqual([p, n, like.get(n, p) === 1]);
+    }
+    db.close();
+  });
+});

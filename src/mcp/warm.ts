@@ -6,6 +6,7 @@ import { tokenCounter } from '../retrieve/tokens.js';
 import { vectorMatches } from '../retrieve/vectors.js';
 import { primeCollectionStats } from '../retrieve/lexical.js';
 import { runQuery } from '../retrieve/query.js';
+import { primeSymbolSearch } from '../store/queries.js';
 import type Database from 'better-sqlite3';
 
 /**
@@ -35,6 +36,7 @@ export async function warmQueryPath(root: string): Promise<void> {
  */
 export async function primeQueryCaches(db: Database.Database, root: string): Promise<void> {
   primeCollectionStats(db);
+  primeSymbolSearch(db);
   await runQuery(db, root, { text: 'warm up the query path', recordedSignals: false });
 }
 
