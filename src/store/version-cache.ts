@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { prepared } from './prepared.js';
 
 /**
  * Values derived from an index that stay the same until the index changes (a collection's document
@@ -9,15 +10,8 @@ import type Database from 'better-sqlite3';
  */
 const byConnection = new WeakMap<Database.Database, { version: string; values: Map<string, unknown> }>();
 
-const versionStatements = new WeakMap<Database.Database, { data: Database.Statement; generation: Database.Statement }>();
-
 export function cachedForVersion<T>(db: Database.Database, key: string, compute: () => T): T {
-  let st = versionStatements.get(db);
-  if (!st) {
-    st = { data: db.prepare('PRAGMA data_version').pluck(), generation: db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck() };
-    versionStatements.set(db, st);
-  }
-  const version = `${st.data.get()}:${st.generation.get() ?? ''}`;
+  const version = `${prepared(db, 'PRAGMA data_version').pluck().get()}:${prepared(db, "SELECT value FROM meta WHERE key = 'generation'").pluck().get() ?? ''}`;
   let entry = byConnection.get(db);
   if (!entry || entry.version !== version) byConnection.set(db, (entry = { version, values: new Map() }));
   if (entry.values.has(key)) return entry.values.get(key) as T;
