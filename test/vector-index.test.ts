@@ -291,7 +291,7 @@ describe('vectors in the index', () => {
     const db = openReader(root);
     try {
       const res = await runQuery(db, root, { text: 'discount price' });
-      expect(res).toMatchObject({ status: 'ok', preset: 'hybrid' });
+      expect(res).toMatchObject({ status: 'ok', preset: 'learned' });
       expect(notAboutGraph(res.warnings)).toEqual([]);
     } finally {
       db.close();

@@ -658,8 +658,8 @@ describe('embeddings configuration', () => {
     }
   });
 
-  it('takes a ranking preset, hybrid by default', () => {
-    expect(loadConfig(makeRepo({})).retrieval).toEqual({ preset: 'hybrid' });
+  it('takes a ranking preset, learned by default', () => {
+    expect(loadConfig(makeRepo({})).retrieval).toEqual({ preset: 'learned' });
     const rrf = makeRepo({ '.codegraph/config.json': JSON.stringify({ retrieval: { preset: 'rrf' } }) });
     expect(loadConfig(rrf).retrieval.preset).toBe('rrf');
     const bad = makeRepo({ '.codegraph/config.json': JSON.stringify({ retrieval: { preset: 'magic' } }) });

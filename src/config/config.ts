@@ -104,7 +104,7 @@ export const DEFAULT_CONFIG: Config = {
   hooks: { autoApply: true },
   secrets: { enabled: true, allowlistFile: '.cgsecrets', mode: 'redact' },
   embeddings: { enabled: true, model: 'cg/glove-100d', pooling: 'mean', normalize: true, quantization: 'i8' },
-  retrieval: { preset: 'hybrid' },
+  retrieval: { preset: 'learned' },
   snapshots: { dir: `${CG_DIR}/snapshots` },
   warnings: { lowConfidence: 0.7 },
   externals: { enabled: true },

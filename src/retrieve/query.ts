@@ -97,9 +97,9 @@ export interface QueryEntry {
   /** What brought the place in: keyword, semantic, graph, signal (an execution signal) or named (an entry point). */
   sources: RankSource[];
   /**
-   * With the learned preset: the calibrated probability that the task edits this place's file
-   * (src/retrieve/ranker.ts, fitted on training repositories); absent for places reached by calls or
-   * tests and under the other presets.
+   * With the learned preset asked for by name: the ranker's calibrated probability that the task edits
+   * this place's file (src/retrieve/ranker.ts, fitted on training repositories); absent for places reached
+   * by calls or tests, under the other presets, and by default (each place's `confidence` says it).
    */
   probability?: number;
   /** Set when the place's confidence is below the answer threshold: a weak guess, not a match. */
@@ -192,7 +192,8 @@ export async function runQuery(db: Database.Database, root: string, given: Query
       suggestion: 'No indexed file matches these words. Try the names of functions or files, or grep for a literal string.' };
   }
   const sources = input.snippets ? new SourceReader(db, root) : null;
-  const { shown, ...packed } = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions, model?.thresholds.low, preset === 'learned');
+  // The ranker's own probability only when its preset is asked for by name: by default each place's calibrated `confidence` says it.
+  const { shown, ...packed } = await pack(sources, regions, budget, maxRegions, ranked.length > maxRegions, model?.thresholds.low, input.preset === 'learned');
   if (sources) warnings.push(...sources.notes);
   warnings.push(...answerWarnings(db, { confidences: shown.flatMap((r) => (r.relationConfidence === undefined ? [] : [r.relationConfidence])),
     files: shown.map((r) => r.path) }, loadConfig(root).warnings.lowConfidence));

@@ -22,7 +22,7 @@ export function registerQuery(program: Command): void {
     .option('--snippets', 'include the source lines of each place (otherwise signatures only)')
     .option('--signal-file <file>', 'a stack trace, test output, log, profile or coverage report: the places it names rank first')
     .option('--no-recorded-signals', 'leave out the failures `cg signal record` kept from a run')
-    .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in cg.config.json, else hybrid)`)
+    .option('--preset <name>', `ranking preset: ${RANKING_PRESETS.join(', ')} (default: retrieval.preset in cg.config.json, else learned)`)
     .option('--type <type>', 'code (the default), documents (Markdown, YAML, JSON, PDF, text), or all (both, merged by rank; '
       + 'the default with --collection)')
     .option('--collection <name>', 'ask every project of this registered collection (`cg collection list`) and merge the answers')

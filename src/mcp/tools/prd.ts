@@ -67,7 +67,7 @@ const schema = z.object({
   include_snippets: z.boolean().default(false).describe('if true, include the code of each place; if false (default), metadata and a one-line excerpt only'),
   format: z.enum(['markdown', 'json']).default('markdown').describe('markdown (default): the places as a table; json: the same answer as JSON text'),
   signals: signalsArg,
-  preset: z.enum(RANKING_PRESETS).optional().describe('ranking preset (default: the repository configuration, else hybrid)'),
+  preset: z.enum(RANKING_PRESETS).optional().describe('ranking preset (default: the repository configuration, else learned)'),
 });
 
 async function run(a: z.infer<typeof schema>, ctx: ToolContext): Promise<ToolAnswer> {
