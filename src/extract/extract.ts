@@ -6,7 +6,6 @@ import { collapse, firstSentence, normalizeTypeName } from './text.js';
 import { callbackRef, hookKind, literalText, routeName, type FireSite, type Registration } from './registrations.js';
 import { isConstantName, MAX_ACCESSES_PER_SYMBOL, methodAccess, sqlTables, type Access, type AccessKind, type TableDeclaration } from './accesses.js';
 import { appendAll } from '../arrays.js';
-import { ScopeFinder } from './scopes.js';
 
 /**
  * Capture names the query files use (see queries/README.md). One query holds every role; a match's
@@ -808,10 +807,9 @@ class FileExtractor {
     const out: LocalBindings = new Map();
     const scopeTypes = this.spec.localScopes;
     if (!scopeTypes || (!names.length && !definitions.length && !properties.length)) return out;
-    const scopes = new ScopeFinder(scopeTypes);
-    // `except`: a declaration's name belongs to the scope around the declaration, not to the function it names.
-    const add = (name: Node, except: Node | null, binds = true) => {
-      const scope = scopes.around(name, except);
+    const add = (name: Node, from: Node | null, binds = true) => {
+      let scope = from;
+      while (scope && !scopeTypes.has(scope.type)) scope = scope.parent;
       if (!scope) return; // bound at the top of the file: the file's own scope, resolved as before
       const sym = this.symbolAt(name.startIndex);
       const s = this.symbols[sym];
@@ -823,9 +821,10 @@ class FileExtractor {
       if (!list) out.set(name.text, (list = []));
       list.push({ start: scope.startIndex, end: scope.endIndex, line });
     };
-    for (const n of names) add(n, null);
-    for (const n of definitions) add(n, n.parent);
-    for (const n of properties) add(n, n.parent, false);
+    for (const n of names) add(n, n.parent);
+    // A declaration's name belongs to the scope around the declaration, not to the function it names.
+    for (const n of definitions) add(n, n.parent?.parent ?? null);
+    for (const n of properties) add(n, n.parent?.parent ?? null, false);
     return out;
   }
 
