@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fitLambdaMart, scoreModel } from './gbdt.mjs';
+import { evaluate, matrix } from './fit-ranker.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -42,34 +43,10 @@ function load() {
   return tasks;
 }
 
-function matrix(tasks) {
-  const X = [];
-  const y = [];
-  const groups = [];
-  for (const t of tasks) {
-    if (!t.cands.some((c) => c.label)) continue;
-    const start = X.length;
-    for (const c of t.cands) {
-      X.push(Float64Array.from(c.x));
-      y.push(c.label);
-    }
-    groups.push([start, X.length]);
-  }
-  return { X, y: Uint8Array.from(y), groups };
-}
-
-/** recall@1 and reciprocal rank of one task under a scoring, as fit-ranker.mjs's evaluate counts them. */
+/** recall@1 and reciprocal rank of one task under a scoring, counted as fit-ranker.mjs counts them. */
 function taskScore(t, score) {
-  const order = t.cands.map((c, i) => ({ c, s: score(c.x, i) })).sort((a, b) => b.s - a.s || (a.c.path < b.c.path ? -1 : 1));
-  const first = order.findIndex((o) => o.c.label);
-  const r1 = order.length && order[0].c.label ? 1 / t.gold.length : 0;
-  let rr = 0;
-  if (first >= 0) rr = 1 / (first + 1);
-  else {
-    const below = t.gold_ranks.filter((r) => r >= t.cands.length);
-    if (below.length) rr = 1 / (Math.min(...below) + 1);
-  }
-  return { r1, rr, hit: order.length && order[0].c.label ? 1 : 0 };
+  const m = evaluate([t], score);
+  return { r1: m['r@1'], rr: m.mrr, hit: m['r@1'] > 0 ? 1 : 0 };
 }
 
 function main() {

@@ -49,7 +49,7 @@ function load() {
 }
 
 /** Rows of the tasks with at least one gold file among their candidates (the others teach nothing). */
-function matrix(tasks) {
+export function matrix(tasks) {
   const X = [];
   const y = [];
   const groups = [];
