@@ -13,13 +13,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { buildIndex } from '../dist/indexer/build.js';
-import { openReader, readMeta } from '../dist/store/db.js';
 import { MAX_QUERY_CHARS, runQuery } from '../dist/retrieve/query.js';
 import { loadRanker } from '../dist/retrieve/ranker.js';
 import { bm25Rank, pool } from '../eval/lib/bm25.mjs';
-import { gitDirOf } from './mine-corpus.mjs';
+import { checkout, indexOf } from './checkouts.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -33,24 +30,6 @@ if (args.includes('--validation')) {
   if (!ranker.ok) throw new Error(ranker.warning);
   only = new Set(ranker.model.manifest.validation_repositories);
 }
-const git = (...a) => execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
-async function indexedCheckout(repo, commit) {
-  const dir = path.join(corpus, 'checkouts', repo.replace('/', '+'));
-  if (!fs.existsSync(path.join(dir, '.git'))) {
-    git('clone', '--quiet', '--shared', '--no-checkout', gitDirOf(mirrors, repo), dir);
-    git('-C', dir, 'checkout', '--quiet', '--detach', commit);
-  }
-  try {
-    const db = openReader(dir);
-    if (readMeta(db).indexed_commit === commit) return { dir, db };
-    db.close();
-  } catch { /* none yet, or of another schema */ }
-  fs.rmSync(path.join(dir, '.codegraph'), { recursive: true, force: true });
-  await buildIndex(dir);
-  return { dir, db: openReader(dir) };
-}
-
 function summary(rows) {
   const out = { tasks: rows.length };
   for (const s of systems) {
@@ -64,7 +43,8 @@ const rows = [];
 for (const f of fs.readdirSync(path.join(corpus, 'tasks')).filter((n) => n.endsWith('.jsonl')).sort()) {
   const tasks = fs.readFileSync(path.join(corpus, 'tasks', f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   if (!tasks.length || (only && !only.has(tasks[0].repo))) continue;
-  const { dir, db } = await indexedCheckout(tasks[0].repo, tasks[0].index_commit);
+  const dir = checkout(path.join(corpus, 'checkouts'), mirrors, tasks[0].repo, tasks[0].index_commit);
+  const { db } = await indexOf(dir, tasks[0].index_commit);
   try {
     const bm25Pool = pool(dir, { tests: false });
     for (const task of tasks) {

@@ -13,12 +13,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { buildIndex } from '../dist/indexer/build.js';
-import { openReader, readMeta } from '../dist/store/db.js';
 import { rankCandidates } from '../dist/retrieve/query.js';
 import { FEATURES } from '../dist/retrieve/features.js';
-import { gitDirOf, readRepoList } from './mine-corpus.mjs';
+import { readRepoList } from './mine-corpus.mjs';
+import { checkout, indexOf } from './checkouts.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -28,36 +26,6 @@ const mirrors = opt('--mirrors', '/work/.mirror');
 const only = opt('--repos', '') ? new Set(opt('--repos', '').split(',')) : null;
 // The ranker is not needed to compute its features; a stale one must not change what is recorded.
 process.env.CG_RANKER_FILE = path.join(corpus, 'no-ranker.json');
-
-const git = (...a) => execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
-/** A working tree of the repository at `commit`, borrowing the mirror's objects. */
-function checkout(repo, commit) {
-  const dir = path.join(work, repo.replace('/', '+'));
-  if (fs.existsSync(path.join(dir, '.git'))) {
-    if (git('-C', dir, 'rev-parse', 'HEAD').trim() === commit) return dir;
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  fs.mkdirSync(work, { recursive: true });
-  git('clone', '--quiet', '--shared', '--no-checkout', gitDirOf(mirrors, repo), dir);
-  git('-C', dir, 'checkout', '--quiet', '--detach', commit);
-  return dir;
-}
-
-/** An index of the checkout at its HEAD: reused when one exists (unless --reindex), else built. */
-async function indexOf(dir, commit) {
-  if (!args.includes('--reindex')) {
-    try {
-      const db = openReader(dir);
-      if (readMeta(db).indexed_commit === commit) return { db, ms: 0 };
-      db.close();
-    } catch { /* none yet, or of another schema */ }
-  }
-  fs.rmSync(path.join(dir, '.codegraph'), { recursive: true, force: true });
-  const t = performance.now();
-  await buildIndex(dir);
-  return { db: openReader(dir), ms: performance.now() - t };
-}
 
 async function main() {
   // The repositories mined so far, in the list's order (this can run beside a mining still under way).
@@ -85,8 +53,8 @@ async function main() {
     let db;
     let indexMs;
     try {
-      const dir = checkout(m.repo, m.index_commit);
-      ({ db, ms: indexMs } = await indexOf(dir, m.index_commit));
+      const dir = checkout(work, mirrors, m.repo, m.index_commit);
+      ({ db, ms: indexMs } = await indexOf(dir, m.index_commit, args.includes('--reindex')));
       const lines = [];
       for (const task of tasks) {
         const { ranked, candidates } = await rankCandidates(db, dir, { text: task.description, preset: 'learned' });

@@ -27,14 +27,19 @@ const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] 
 const corpus = opt('--corpus', path.join(os.tmpdir(), 'cg-train'));
 const out = opt('--out', path.join(here, 'model', 'ranker.json'));
 
-export function heldOut(repo) {
+/** FNV-1a of `<seed>:<repo>`: which part of a split a repository falls in (here and in cv-ranker.mjs). */
+export function repoHash(seed, repo) {
   let h = 0x811c9dc5;
-  for (const c of `${SEED}:${repo}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
-  return (h >>> 0) % 5 === 0;
+  for (const c of `${seed}:${repo}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+  return h >>> 0;
 }
 
-/** Every dumped task, and the sha256 of the dumped files (in name order). */
-function load() {
+export function heldOut(repo) {
+  return repoHash(SEED, repo) % 5 === 0;
+}
+
+/** Every dumped task of a corpus, and the sha256 of the dumped files (in name order). */
+export function loadFeatures(corpus) {
   const dir = path.join(corpus, 'features');
   const features = JSON.parse(fs.readFileSync(path.join(dir, 'features.json'), 'utf8'));
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
@@ -88,7 +93,7 @@ export function evaluate(tasks, score) {
 const fmt = (m) => `R@1 ${m['r@1'].toFixed(3)}, MRR ${m.mrr.toFixed(3)} (${m.n} tasks)`;
 
 function main() {
-  const data = load();
+  const data = loadFeatures(corpus);
   const train = data.tasks.filter((t) => !heldOut(t.repo));
   const valid = data.tasks.filter((t) => heldOut(t.repo));
   const validRepos = [...new Set(valid.map((t) => t.repo))];
