@@ -6,7 +6,7 @@ import { buildIndex } from '../src/indexer/build.js';
 import { openReader } from '../src/store/db.js';
 import { runQuery } from '../src/retrieve/query.js';
 import { buildContext } from '../src/retrieve/context.js';
-import { CONFIDENCE_INPUTS, DEFAULT_CONFIDENCE_FILE, parseConfidence } from '../src/retrieve/confidence.js';
+import { CONFIDENCE_INPUTS, DEFAULT_CONFIDENCE_FILE, DEFAULT_PLAIN_CONFIDENCE_FILE, parseConfidence } from '../src/retrieve/confidence.js';
 import { salientTerms } from '../src/retrieve/grep-terms.js';
 import { createServer } from '../src/mcp/server.js';
 import { makeRepo, runCg, tempDir } from './helpers.js';
@@ -23,13 +23,15 @@ const files = {
 };
 let repo: string;
 let db: Database.Database;
-const shipped = JSON.parse(fs.readFileSync(DEFAULT_CONFIDENCE_FILE, 'utf8'));
+// The repository has one commit, too little history for the ranker that reads past commits: the models
+// fitted without them answer (src/retrieve/ranker.ts MIN_PAST_COMMITS), so their confidence model is the one used.
+const shipped = JSON.parse(fs.readFileSync(DEFAULT_PLAIN_CONFIDENCE_FILE, 'utf8'));
 
-/** A confidence model with the shipped weights and the given thresholds, used through CG_CONFIDENCE_FILE. */
+/** A confidence model with the shipped weights and the given thresholds, used through CG_CONFIDENCE_PLAIN_FILE. */
 function withThresholds(low: number, none: number): void {
   const file = path.join(tempDir('cg-conf-'), 'confidence.json');
   fs.writeFileSync(file, JSON.stringify({ ...shipped, thresholds: { low, none } }));
-  process.env.CG_CONFIDENCE_FILE = file;
+  process.env.CG_CONFIDENCE_PLAIN_FILE = file;
 }
 
 beforeAll(async () => {
@@ -39,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => db?.close());
 afterEach(() => {
-  delete process.env.CG_CONFIDENCE_FILE;
+  delete process.env.CG_CONFIDENCE_PLAIN_FILE;
 });
 
 describe('calibrated confidence', () => {
@@ -85,7 +87,7 @@ describe('calibrated confidence', () => {
 
   it('the CLI and the MCP tool say the same', async () => {
     withThresholds(0.999, 0.998);
-    const env = { CG_CONFIDENCE_FILE: process.env.CG_CONFIDENCE_FILE };
+    const env = { CG_CONFIDENCE_PLAIN_FILE: process.env.CG_CONFIDENCE_PLAIN_FILE };
     const text = runCg(['query', 'apply_discount should cap the percentage'], repo, { env });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('No results. Nothing in the index matched this task well');
@@ -125,7 +127,7 @@ describe('calibrated confidence', () => {
   });
 
   it('falls back to relative confidences, with a warning, when the model is missing or damaged', async () => {
-    process.env.CG_CONFIDENCE_FILE = path.join(tempDir('cg-conf-'), 'missing.json');
+    process.env.CG_CONFIDENCE_PLAIN_FILE = path.join(tempDir('cg-conf-'), 'missing.json');
     const res = await runQuery(db, repo, { text: 'apply_discount should cap the percentage' });
     expect(res.confidence_level).toBeUndefined();
     expect(res.warnings.join(' ')).toMatch(/confidence model is missing/);
@@ -134,5 +136,7 @@ describe('calibrated confidence', () => {
     expect(() => parseConfidence({ ...shipped, thresholds: { low: 0.1, none: 0.2 } })).toThrow(/thresholds/);
     expect(() => parseConfidence({ ...shipped, weights: [1] })).toThrow(/weights/);
     expect(parseConfidence(shipped).inputs).toEqual([...CONFIDENCE_INPUTS]);
+    // The model over the ranker that reads past commits loads too.
+    expect(parseConfidence(JSON.parse(fs.readFileSync(DEFAULT_CONFIDENCE_FILE, 'utf8'))).inputs).toEqual([...CONFIDENCE_INPUTS]);
   });
 });

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rankCandidates, runQuery } from '../src/retrieve/query.js';
 import { FEATURES, RERANK_DEPTH } from '../src/retrieve/features.js';
-import { DEFAULT_RANKER_FILE, loadRanker, parseModel, probabilities, RANKER_FORMAT, rerank, scoreOf, type RankerModel } from '../src/retrieve/ranker.js';
+import { DEFAULT_PLAIN_RANKER_FILE, DEFAULT_RANKER_FILE, loadRanker, MIN_PAST_COMMITS, parseModel, probabilities, RANKER_FORMAT, rerank, scoreOf, type RankerModel } from '../src/retrieve/ranker.js';
 import { splitTask } from '../src/retrieve/task-split.js';
-import { indexFixture, tempDir, type Indexed } from './helpers.js';
+import { openReader } from '../src/store/db.js';
+import { git, indexFixture, makeRepo, runCg, tempDir, type Indexed } from './helpers.js';
 
 let fx: Indexed;
 beforeAll(async () => {
@@ -14,6 +15,7 @@ beforeAll(async () => {
 afterAll(() => fx.db.close());
 afterEach(() => {
   delete process.env.CG_RANKER_FILE;
+  delete process.env.CG_RANKER_PLAIN_FILE;
 });
 
 const TASK = 'Cap the discount at the maximum before applying the percentage to the price';
@@ -45,6 +47,17 @@ describe('the shipped ranker', () => {
     for (const e of m.examples) expect(scoreOf(m, e.x)).toBeCloseTo(e.score, 9);
     // The manifest says what it was fitted on.
     expect(m.manifest).toMatchObject({ script: 'train/fit-ranker.mjs', seed: expect.any(Number), features_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+
+  it('and the one fitted without past commits: the first 29 features, its examples scored as the trainer did', () => {
+    const loaded = loadRanker(DEFAULT_PLAIN_RANKER_FILE);
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    const m = loaded.model;
+    expect(m.features).toEqual(FEATURES.slice(0, 29));
+    expect(m.features.some((f) => f.startsWith('hist_'))).toBe(false);
+    expect(m.examples.length).toBeGreaterThanOrEqual(10);
+    for (const e of m.examples) expect(scoreOf(m, e.x)).toBeCloseTo(e.score, 9);
   });
 
   it('ranks the fixture task with a probability per re-ordered file', async () => {
@@ -103,7 +116,8 @@ describe('a missing or damaged model', () => {
     ['of other features', JSON.stringify({ ...oneSplitModel('file', 0.5), features: ['file', 'defs'] }), /features are not the ones/],
     ['with a tree that loops', JSON.stringify({ ...oneSplitModel('file', 0.5), trees: [{ f: [0, -1, -1], t: [0.5, 0, 0], l: [0, 0, 0], r: [2, 0, 0], v: [0, 0, 1] }] }), /bad node/],
   ])('%s: the hybrid fusion ranks, and the answer says why', async (_what, content, warning) => {
-    process.env.CG_RANKER_FILE = content === null ? path.join(tempDir('cg-ranker-'), 'absent.json') : writeModel(content);
+    // The fixture has no history: the model fitted without past commits is the one read (see below).
+    process.env.CG_RANKER_PLAIN_FILE = content === null ? path.join(tempDir('cg-ranker-'), 'absent.json') : writeModel(content);
     const res = await rankCandidates(fx.db, fx.root, { text: TASK, preset: 'learned' });
     expect(res.warnings.some((w) => warning.test(w))).toBe(true);
     expect(res.ranked.map((r) => r.path)).toEqual(await hybridOrder());
@@ -121,6 +135,33 @@ describe('a missing or damaged model', () => {
     delete noExamples.examples;
     expect(() => parseModel(noExamples)).toThrow(/examples/);
   });
+});
+
+describe('which model ranks', () => {
+  it('an index with fewer past commits than the training ever had gets the model fitted without them', async () => {
+    const absent = (name: string) => path.join(tempDir('cg-ranker-'), name);
+    process.env.CG_RANKER_FILE = absent('absent-with-history.json');
+    process.env.CG_RANKER_PLAIN_FILE = absent('absent-plain.json');
+    const warningsOf = async (root: string) => {
+      const db = openReader(root);
+      try {
+        return (await rankCandidates(db, root, { text: 'apply the discount to the price', preset: 'learned' })).warnings.join(' ');
+      } finally {
+        db.close();
+      }
+    };
+    const files = { 'shop/price.py': 'def apply_discount(price, pct):\n    return price * (100 - pct) / 100\n' };
+    const young = makeRepo(files, { commit: true });
+    for (let i = 1; i < MIN_PAST_COMMITS - 1; i++) git(young, 'commit', '-q', '--allow-empty', '-m', `step ${i}`);
+    expect(runCg(['index', '--json'], young).code).toBe(0);
+    expect(await warningsOf(young)).toMatch(/absent-plain\.json/);
+
+    git(young, 'commit', '-q', '--allow-empty', '-m', 'one more');
+    expect(runCg(['update', '--json'], young).code).toBe(0);
+    const w = await warningsOf(young);
+    expect(w).toMatch(/absent-with-history\.json/);
+    expect(w).not.toMatch(/absent-plain/);
+  }, 60_000);
 });
 
 describe('a task with execution output pasted in', () => {

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { buildIndex } from '../dist/indexer/build.js';
 import { openReader, readMeta } from '../dist/store/db.js';
+import { commitLog } from '../dist/repo/git.js';
+import { historyOf, pastCommitsOf, PAST_COMMITS } from '../dist/retrieve/history.js';
 import { gitDirOf } from './mine-corpus.mjs';
 
 const git = (...a) => execFileSync('git', a, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -35,4 +37,35 @@ export async function indexOf(dir, commit, reindex = false) {
   const t = performance.now();
   await buildIndex(dir);
   return { db: openReader(dir), ms: performance.now() - t };
+}
+
+/**
+ * Each task's past commits as a query at its own parent would see them (src/retrieve/history.ts): the
+ * index is older than the tasks (up to mine-corpus.mjs's window), but a developer asking about a task
+ * has every commit before it. One log per repository, back far enough for every task; per task the
+ * newest PAST_COMMITS of its parent's non-merge ancestors. Map of task_id to History.
+ */
+export function taskHistories(dir, tasks) {
+  const befores = [...new Set(tasks.map((t) => t.commit_before))];
+  // The newest parent: the one every other is an ancestor of (tasks lie on one first-parent line).
+  let newest = befores[0];
+  for (const b of befores) {
+    try {
+      git('-C', dir, 'merge-base', '--is-ancestor', newest, b);
+      newest = b;
+    } catch { /* b is not newer */ }
+  }
+  const window = Number(git('-C', dir, 'rev-list', '--no-merges', '--count', newest).trim());
+  const log = commitLog(dir, { rev: newest, max: Math.min(window, PAST_COMMITS + 5000) });
+  const past = pastCommitsOf(log);
+  const prepared = new Map(log.map((c, i) => [c.sha, historyOf([past[i]]).commits[0]]));
+  const out = new Map();
+  const byBefore = new Map();
+  for (const b of befores) {
+    const shas = git('-C', dir, 'rev-list', '--no-merges', '-n', String(PAST_COMMITS), b).split('\n').filter((s) => prepared.has(s));
+    const commits = shas.map((s) => prepared.get(s));
+    byBefore.set(b, { commits, avgLen: commits.length ? commits.reduce((a, c) => a + c.len, 0) / commits.length : 1 });
+  }
+  for (const t of tasks) out.set(t.task_id, byBefore.get(t.commit_before));
+  return out;
 }

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { MAX_QUERY_CHARS, runQuery } from '../dist/retrieve/query.js';
 import { loadRanker } from '../dist/retrieve/ranker.js';
 import { bm25Rank, pool } from '../eval/lib/bm25.mjs';
-import { checkout, indexOf } from './checkouts.mjs';
+import { checkout, indexOf, taskHistories } from './checkouts.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -47,6 +47,7 @@ for (const f of fs.readdirSync(path.join(corpus, 'tasks')).filter((n) => n.endsW
   const { db } = await indexOf(dir, tasks[0].index_commit);
   try {
     const bm25Pool = pool(dir, { tests: false });
+    const histories = taskHistories(dir, tasks);
     for (const task of tasks) {
       // A description longer than a query may be (a pasted log) is refused by cg: it is left out for every system.
       if (task.description.length > MAX_QUERY_CHARS) continue;
@@ -57,7 +58,7 @@ for (const f of fs.readdirSync(path.join(corpus, 'tasks')).filter((n) => n.endsW
       };
       const row = { repo: task.repo, language: task.language, bm25: score(bm25Rank(dir, bm25Pool, task.description)) };
       for (const p of presets) {
-        const a = await runQuery(db, dir, { text: task.description, budget: 200_000, maxRegions: 30, ...(p === 'default' ? {} : { preset: p }) });
+        const a = await runQuery(db, dir, { text: task.description, history: histories.get(task.task_id), budget: 200_000, maxRegions: 30, ...(p === 'default' ? {} : { preset: p }) });
         row[p] = score([...new Set([...a.files.map((e) => e.path), ...(a.more_files ?? [])])]);
       }
       rows.push(row);

@@ -6,22 +6,30 @@
 // (five each): tasks with no answer in this one. Plus the answer's places outside the ranked candidates
 // (reached through calls or tests), for the probability of such places. No evaluation set is read.
 //
-// Usage: npm run build && node train/dump-confidence.mjs [--corpus $TMPDIR/cg-train] [--work DIR] [--out FILE]
+// Usage: npm run build && node train/dump-confidence.mjs [--corpus $TMPDIR/cg-train] [--work DIR] [--out FILE] [--plain]
+//   --plain: the queries without past commits (the data of confidence-no-history.json; out: confidence-no-history.jsonl)
 //   --work: where train/dump-features.mjs left one indexed checkout per repository (default <corpus>/checkouts)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openReader } from '../dist/store/db.js';
 import { MAX_QUERY_CHARS, rankCandidates, runQuery } from '../dist/retrieve/query.js';
+import { taskHistories } from './checkouts.mjs';
+import { historyOf } from '../dist/retrieve/history.js';
 import { loadRanker } from '../dist/retrieve/ranker.js';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const corpus = opt('--corpus', path.join(os.tmpdir(), 'cg-train'));
 const work = opt('--work', path.join(corpus, 'checkouts'));
-const out = opt('--out', path.join(corpus, 'confidence.jsonl'));
+const out = opt('--out', path.join(corpus, args.includes('--plain') ? 'confidence-no-history.jsonl' : 'confidence.jsonl'));
 // Candidates and evidence must not depend on an earlier confidence model.
 process.env.CG_CONFIDENCE_FILE = path.join(corpus, 'no-confidence-model.json');
+process.env.CG_CONFIDENCE_PLAIN_FILE = path.join(corpus, 'no-confidence-model.json');
+// --plain: every query as an index without history sees it (no past commits), so the ranker fitted
+// without them answers: the data of train/model/confidence-no-history.json.
+const plain = args.includes('--plain');
+const NO_HISTORY = historyOf([]);
 
 const ranker = loadRanker();
 if (!ranker.ok) throw new Error(ranker.warning);
@@ -45,9 +53,13 @@ for (const [i, repo] of repos.entries()) {
     continue;
   }
   try {
-    const probe = async (text) => {
-      const c = await rankCandidates(db, dir, { text });
-      const answer = await runQuery(db, dir, { text });
+    // Each task reads the commits before it (checkouts.mjs); a swapped description those of one of this repository's tasks.
+    const own = tasksOf(repo);
+    const histories = taskHistories(dir, own);
+    const probe = async (text, own) => {
+      const history = plain ? NO_HISTORY : own;
+      const c = await rankCandidates(db, dir, { text, history });
+      const answer = await runQuery(db, dir, { text, history });
       // Each candidate's ranker features too (src/retrieve/features.ts): inputs a confidence model may try.
       const feats = new Map(c.candidates.map((x) => [x.file.path, [...x.features].map((v) => Math.round(v * 1e6) / 1e6)]));
       const ranked = c.ranked.slice(0, 40).map((r, k) => ({ path: r.path, k, p: r.probability ?? null, x: feats.get(r.path) ?? null }));
@@ -58,12 +70,17 @@ for (const [i, repo] of repos.entries()) {
     // A description longer than a query may be (a pasted log: google/guice has one of 57k characters) is
     // refused by cg; it says nothing about how cg's answers are trusted.
     const askable = (t) => t.description.length <= MAX_QUERY_CHARS;
-    for (const t of tasksOf(repo).filter(askable)) {
-      lines.push({ kind: 'task', repo, task_id: t.task_id, gold: t.source_files_edited, touched: t.files_edited, ...(await probe(t.description)) });
+    for (const t of own.filter(askable)) {
+      lines.push({ kind: 'task', repo, task_id: t.task_id, gold: t.source_files_edited, touched: t.files_edited,
+        ...(await probe(t.description, histories.get(t.task_id))) });
     }
+    let s = 0;
     for (const k of SWAP_FROM) {
       const from = repos[(i + k) % repos.length];
-      for (const t of tasksOf(from).filter(askable).slice(0, SWAPS_EACH)) lines.push({ kind: 'swap', repo, from, gold: [], touched: [], ...(await probe(t.description)) });
+      for (const t of tasksOf(from).filter(askable).slice(0, SWAPS_EACH)) {
+        const at = own[s++ % own.length];
+        lines.push({ kind: 'swap', repo, from, gold: [], touched: [], ...(await probe(t.description, histories.get(at.task_id))) });
+      }
     }
     console.error(`[${i + 1}/${repos.length}] ${repo}`);
   } finally {

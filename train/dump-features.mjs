@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // For every task of the training corpus (train/mine-corpus.mjs), cg's own candidate generation and the
 // learned ranker's features of each candidate file (src/retrieve/features.ts, the very code a query
-// runs), with the task's gold as labels.
+// runs), with the task's gold as labels. Each task reads the past commits before its own parent
+// (checkouts.mjs taskHistories), as a query at that commit would.
 //
 // One checkout and one index per repository, at the corpus's index commit, kept under --work so a
 // second run (new features, same corpus) only re-queries. Output: one JSONL file per repository under
@@ -16,7 +17,7 @@ import path from 'node:path';
 import { rankCandidates } from '../dist/retrieve/query.js';
 import { FEATURES } from '../dist/retrieve/features.js';
 import { readRepoList } from './mine-corpus.mjs';
-import { checkout, indexOf } from './checkouts.mjs';
+import { checkout, indexOf, taskHistories } from './checkouts.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -26,6 +27,7 @@ const mirrors = opt('--mirrors', '/work/.mirror');
 const only = opt('--repos', '') ? new Set(opt('--repos', '').split(',')) : null;
 // The ranker is not needed to compute its features; a stale one must not change what is recorded.
 process.env.CG_RANKER_FILE = path.join(corpus, 'no-ranker.json');
+process.env.CG_RANKER_PLAIN_FILE = path.join(corpus, 'no-ranker.json');
 
 async function main() {
   // The repositories mined so far, in the list's order (this can run beside a mining still under way).
@@ -55,9 +57,10 @@ async function main() {
     try {
       const dir = checkout(work, mirrors, m.repo, m.index_commit);
       ({ db, ms: indexMs } = await indexOf(dir, m.index_commit, args.includes('--reindex')));
+      const histories = taskHistories(dir, tasks);
       const lines = [];
       for (const task of tasks) {
-        const { ranked, candidates } = await rankCandidates(db, dir, { text: task.description, preset: 'learned' });
+        const { ranked, candidates } = await rankCandidates(db, dir, { text: task.description, preset: 'learned', history: histories.get(task.task_id) });
         const gold = new Set(task.source_files_edited);
         const goldRanks = ranked.flatMap((r, k) => (gold.has(r.path) ? [k] : []));
         lines.push(JSON.stringify({

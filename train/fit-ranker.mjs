@@ -9,7 +9,9 @@
 // validation figures, which the manifest keeps.
 //
 // Usage: node train/fit-ranker.mjs [--corpus $TMPDIR/cg-train] [--out train/model/ranker.json] [--trees 300] [--depth 5]
-//                                  [--rate 0.1] [--min-leaf 50] [--compare-linear]
+//                                  [--rate 0.1] [--min-leaf 50] [--compare-linear] [--features N]
+//   --features N: fit on the first N features only (29, without the past commits' four: the model for an
+//   index with too little history, train/model/ranker-no-history.json; see train/README.md).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -94,6 +96,12 @@ const fmt = (m) => `R@1 ${m['r@1'].toFixed(3)}, MRR ${m.mrr.toFixed(3)} (${m.n} 
 
 function main() {
   const data = loadFeatures(corpus);
+  if (args.includes('--features')) {
+    const n = Number(opt('--features', ''));
+    if (!(n > 0 && n <= data.features.length)) throw new Error(`--features takes 1 to ${data.features.length}`);
+    data.features = data.features.slice(0, n);
+    for (const t of data.tasks) for (const c of t.cands) c.x = c.x.slice(0, n);
+  }
   const train = data.tasks.filter((t) => !heldOut(t.repo));
   const valid = data.tasks.filter((t) => heldOut(t.repo));
   const validRepos = [...new Set(valid.map((t) => t.repo))];

@@ -16,10 +16,11 @@ import { buildLocked, processOptions, repoView, walkOptions, type BuildProgress 
 import { extractAll, type ExtractionPool } from './extract-pool.js';
 import { captureState, stateMeta, type RepoState } from './state.js';
 import { boilerplateMetaLater, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
+import { addPastCommits, PAST_COMMITS, pastCommitsOf } from '../retrieve/history.js';
 import { RANK_TOLERANCE, rankRowsCache, refreshRanks, type RankRefresh } from './ranks.js';
 import { affectedFiles, emptyFootprint, recordAdded, recordModified, recordRemoved, supertypeFiles } from './affected.js';
 import { currentDbPath } from '../store/db.js';
-import { fileHistoryAsync } from '../repo/git.js';
+import { commitLogAsync, fileHistoryAsync } from '../repo/git.js';
 import { pruneVectors, syncVectors, vectorsOutOfDate, type VectorSync } from './vectors.js';
 import path from 'node:path';
 import { languageForFile } from '../lang/registry.js';
@@ -291,8 +292,12 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     : meta.indexed_commit !== state.head.commit ? boilerplateMetaLater(root, state.head.commit) : Promise.resolve({});
   // An update that fails before it awaits this reports its own error, not this one's.
   commitMetaLater.catch(() => undefined);
-  const historyLater = meta.indexed_commit && state.head.kind === 'commit' && meta.indexed_commit !== state.head.commit
-    ? fileHistoryAsync(root, { range: `${meta.indexed_commit}..${state.head.commit}` }) : null;
+  const newCommits = meta.indexed_commit && state.head.kind === 'commit' && meta.indexed_commit !== state.head.commit
+    ? `${meta.indexed_commit}..${state.head.commit}` : null;
+  const historyLater = newCommits ? fileHistoryAsync(root, { range: newCommits }) : null;
+  // The new commits' messages and files, for the "similar past commits" evidence (src/retrieve/history.ts).
+  const pastLater = newCommits ? commitLogAsync(root, { rev: newCommits, max: PAST_COMMITS }) : null;
+  pastLater?.catch(() => undefined);
   // The rows go beside the database for the next process only from a process that exits after this
   // update (a hook's `cg update`); a long-running applier keeps them in memory (GenerationCache.put).
   const rowFiles = { toDisk: !!oneShot };
@@ -305,8 +310,10 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     // nothing to do ~30 ms on hono.
     const commitMeta = await commitMetaLater;
     const history = historyLater ? addHistory(db, await historyLater) : null;
+    const past = pastLater ? pastCommitsOf(await pastLater) : [];
     db.transaction(() => {
       if (history) writer.setHistory(history);
+      addPastCommits(db, past);
       writer.setMeta({ ...stateMeta(state), ...commitMeta, indexed_at: new Date().toISOString() });
     })();
     return { added: 0, modified: 0, deleted: 0, unchanged, generation: Number(meta.generation ?? 0), resolvedFiles: 0, vectors: null };
@@ -319,6 +326,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     const commitMeta = await commitMetaLater;
     const vectors = await inTransaction(db, async () => {
       if (historyLater) writer.setHistory(addHistory(db, await historyLater));
+      if (pastLater) addPastCommits(db, pastCommitsOf(await pastLater));
       const v = await syncVectors(db, dir, config, generation, meta, null);
       writer.setMeta({ ...stateMeta(state), ...commitMeta, generation, indexed_at: new Date().toISOString(), ...v.meta });
       return v;
@@ -407,6 +415,7 @@ async function applyIncremental(root: string, db: Database.Database, config: Con
     }
     writer.setHistory(history);
     if (historyLater) writer.setHistory(addHistory(db, await historyLater));
+    if (pastLater) addPastCommits(db, pastCommitsOf(await pastLater));
     if (config.externals.enabled && changedIds.length) {
       // New imports may name dependencies not indexed yet: only those are added.
       const files = new Set(db.prepare('SELECT path FROM files').pluck().all() as string[]);

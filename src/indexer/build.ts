@@ -12,11 +12,12 @@ import { callStats, importStats } from '../store/stats.js';
 import { Allowlist } from '../secrets/allowlist.js';
 import { readScrubbed } from '../secrets/read.js';
 import { createBuild, currentDbPath, discardBuild, openReader, publishBuild, readMeta, type BuildTarget, type Meta } from '../store/db.js';
-import { fileHistoryAsync } from '../repo/git.js';
+import { commitLogAsync, fileHistoryAsync } from '../repo/git.js';
 import { copyEmbeddingCache } from '../vectors/cache.js';
 import { BuildEmbedItems, prepareVectors, type VectorSync } from './vectors.js';
 import { captureState, stateMeta } from './state.js';
 import { boilerplateMetaLater, NO_BOILERPLATE } from '../retrieve/boilerplate.js';
+import { PAST_COMMITS, pastCommitsOf, storePastCommits } from '../retrieve/history.js';
 import { loadResolveRows, resolveInputFrom } from '../store/load.js';
 import { resolveRowsCache } from './resolve-rows.js';
 import { createIndexes, SCHEMA_VERSION } from '../store/schema.js';
@@ -98,6 +99,9 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     // What git has to say about the history, asked now and read when needed: git works while the files are extracted.
     const commit = state.head.kind === 'commit' ? state.head.commit : null;
     const historyLater = fileHistoryAsync(root);
+    // Its terms are read as soon as git answers, while the workers extract, not on the resolve phase's path.
+    const pastLater = (commit ? commitLogAsync(root, { rev: commit, max: PAST_COMMITS }) : Promise.resolve([])).then(pastCommitsOf);
+    pastLater.catch(() => {}); // awaited below
     const boilerplateLater = commit ? boilerplateMetaLater(root, commit) : Promise.resolve(NO_BOILERPLATE);
     boilerplateLater.catch(() => {}); // awaited below; a build that fails first must not die of it unobserved
     const walk = walkRepo(root, walkOptions(config));
@@ -186,11 +190,13 @@ export async function buildLocked(root: string, config: Config, onProgress: (p: 
     const resolved = resolveAll(resolveInputFrom(db, resolveRows), repoView(root, allPaths));
     let ranks: RankRefresh | null = null;
     const history = await historyLater;
+    const past = await pastLater;
     db.transaction(() => {
       writer.addEdges(resolved.edges);
       writer.setResolutions(resolved.refs, resolved.imports, { fresh: true });
       ranks = refreshRanks(db, writer);
       writer.setHistory(history);
+      storePastCommits(db, past);
     })();
     createIndexes(db);
     lap('resolve');

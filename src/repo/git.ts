@@ -209,6 +209,48 @@ function splitMessages(text: string): string[] {
   return text.split('\0').map((m) => m.trim()).filter(Boolean);
 }
 
+/** One commit of the log: its id, its message, and the files it changed (relative to the root, as they were named then). */
+export interface LoggedCommit {
+  sha: string;
+  message: string;
+  files: string[];
+}
+
+/**
+ * The newest `max` non-merge commits of `rev` (a commit or a range such as `A..B`), newest first, with
+ * their messages and changed files, in a git process that runs while the caller goes on. Empty without
+ * git or commits.
+ */
+export function commitLogAsync(root: string, opts: { rev?: string; max: number }): Promise<LoggedCommit[]> {
+  return gitLater(root, logArgs(opts)).then((text) => (text === null ? [] : parseLog(text)));
+}
+
+/** commitLogAsync, waiting for git. */
+export function commitLog(root: string, opts: { rev?: string; max: number }): LoggedCommit[] {
+  try {
+    return parseLog(execFileSync('git', logArgs(opts), { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 29 }));
+  } catch {
+    return [];
+  }
+}
+
+function logArgs(opts: { rev?: string; max: number }): string[] {
+  return [...GIT, '-c', 'core.quotePath=false', 'log', '--no-merges', '--no-renames', '--format=%x01%H%x02%B%x03', '--name-only', '--relative',
+    '-n', String(opts.max), opts.rev ?? 'HEAD', '--'];
+}
+
+function parseLog(text: string): LoggedCommit[] {
+  const out: LoggedCommit[] = [];
+  for (const chunk of text.split('\x01')) {
+    const i = chunk.indexOf('\x02');
+    const j = chunk.lastIndexOf('\x03');
+    // A message that itself holds a separator byte cannot be told apart from the next commit: left out.
+    if (i < 40 || j < i || !/^[0-9a-f]{40,64}$/.test(chunk.slice(0, i))) continue;
+    out.push({ sha: chunk.slice(0, i), message: chunk.slice(i + 1, j).trim(), files: chunk.slice(j + 1).split('\n').filter(Boolean) });
+  }
+  return out;
+}
+
 /** A commit's committer time as an ISO string (UTC), or null if the commit is unknown. */
 export function commitTime(root: string, commit: string): string | null {
   try {

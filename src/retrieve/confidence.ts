@@ -19,6 +19,8 @@ import type { VectorMatches } from './vectors.js';
  */
 export const CONFIDENCE_FORMAT = 'cg-confidence/1';
 export const DEFAULT_CONFIDENCE_FILE = path.join(PACKAGE_ROOT, 'train', 'model', 'confidence.json');
+/** The model over the ranker fitted without past commits (src/retrieve/ranker.ts DEFAULT_PLAIN_RANKER_FILE). */
+export const DEFAULT_PLAIN_CONFIDENCE_FILE = path.join(PACKAGE_ROOT, 'train', 'model', 'confidence-no-history.json');
 /** The model's inputs, in order (a model naming others is refused). */
 export const CONFIDENCE_INPUTS = ['ranker_logit', 'log_rank', 'vocab', 'cosine'] as const;
 
@@ -35,8 +37,10 @@ export interface ConfidenceModel {
 
 export type LoadedConfidence = { ok: true; model: ConfidenceModel } | { ok: false; warning: string };
 
-export function confidenceFile(): string {
-  return process.env.CG_CONFIDENCE_FILE || DEFAULT_CONFIDENCE_FILE;
+/** The model over the ranker that reads past commits (`withHistory`), or over the one fitted without them. */
+export function confidenceFile(withHistory = true): string {
+  return withHistory ? process.env.CG_CONFIDENCE_FILE || DEFAULT_CONFIDENCE_FILE
+    : process.env.CG_CONFIDENCE_PLAIN_FILE || DEFAULT_PLAIN_CONFIDENCE_FILE;
 }
 
 /** The model at `file`, read once per process (again when the file changes), or why it cannot be used. */

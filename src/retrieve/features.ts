@@ -2,6 +2,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { TermStats } from './lexical.js';
 import { codeMentions, isPeripheral, queryTerms, type RankedFile } from './rank.js';
+import { historyEvidence, indexHistory, type History } from './history.js';
 import { tokenize } from './tokenize.js';
 import type { VectorMatches } from './vectors.js';
 import { cachedForVersion } from '../store/version-cache.js';
@@ -10,7 +11,8 @@ import { cachedForVersion } from '../store/version-cache.js';
  * The evidence the learned ranker (src/retrieve/ranker.ts) reads about each of the fused ranking's best
  * files: the fusion's own signals and ranks, plus what the fusion cannot weigh by a constant (how much
  * of the task's vocabulary a file, its path and its definitions hold; its size, place in the graph and
- * history; whether its neighbours rank well too). The same function runs at query time and when the
+ * history; whether its neighbours rank well too; how much the past commits whose messages read like the
+ * task changed it, src/retrieve/history.ts). The same function runs at query time and when the
  * training corpus is dumped (train/dump-features.mjs), so the model sees exactly what it was fitted on.
  * Changing a feature's meaning or order means refitting the model (the model file names its features,
  * and a model whose names differ from FEATURES is refused).
@@ -21,6 +23,7 @@ export const FEATURES = [
   'file', 'defs', 'unit', 'mention', 'vector', 'cosine', 'pagerank',
   'coverage', 'path_cover', 'name_in_query', 'defname_cover', 'units_matched', 'unit_second',
   'peripheral', 'hub_file', 'log_tokens', 'log_symbols', 'in_degree', 'neighbour_support', 'age_days', 'commits', 'depth',
+  'hist_vote', 'hist_first', 'hist_top10', 'hist_vote_raw',
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number];
@@ -89,9 +92,12 @@ function fileFacts(db: Database.Database, ids: number[]): FileFacts {
   return facts;
 }
 
-/** Feature vectors of the fused ranking's first RERANK_DEPTH files, in the fused order. */
+/**
+ * Feature vectors of the fused ranking's first RERANK_DEPTH files, in the fused order. `history`: the
+ * past commits to read (default the index's; the training dump gives each task the commits before it).
+ */
 export function candidateFeatures(db: Database.Database, text: string, input: {
-  lexical: RankedFile[]; fused: RankedFile[]; vectors: VectorMatches; stats: TermStats;
+  lexical: RankedFile[]; fused: RankedFile[]; vectors: VectorMatches; stats: TermStats; history?: History;
 }): Candidate[] {
   const top = input.fused.slice(0, RERANK_DEPTH);
   if (!top.length) return [];
@@ -141,6 +147,10 @@ export function candidateFeatures(db: Database.Database, text: string, input: {
   let maxUnit = 0;
   for (const r of input.lexical) if (r.units[0]) maxUnit = Math.max(maxUnit, r.units[0].score);
 
+  const past = historyEvidence(input.history ?? indexHistory(db), text);
+  let maxVote = 0;
+  for (const r of top) maxVote = Math.max(maxVote, past.vote.get(r.path) ?? 0);
+
   const qTerms = ln(q.size);
   const qMentions = ln(codeMentions(text).size);
   return top.map((r, i) => {
@@ -178,6 +188,10 @@ export function candidateFeatures(db: Database.Database, text: string, input: {
       age_days: f?.last != null && newest ? ln(Math.max(0, newest - f.last) / 86400) : ABSENT_RANK,
       commits: ln(f?.commits ?? 0),
       depth: r.path.split('/').length - 1,
+      hist_vote: maxVote ? (past.vote.get(r.path) ?? 0) / maxVote : 0,
+      hist_first: past.best ? (past.first.get(r.path) ?? 0) / past.best : 0,
+      hist_top10: past.top10.get(r.path) ?? 0,
+      hist_vote_raw: past.best ? (past.vote.get(r.path) ?? 0) / past.best : 0,
     };
     return { file: r, features: Float64Array.from(FEATURES, (k) => v[k]) };
   });

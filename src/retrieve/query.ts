@@ -9,8 +9,9 @@ import { SourceReader } from './source.js';
 import { DEFAULT_LEXICAL, emptySignals, queryTerms, rankFiles, type RankedFile } from './rank.js';
 import type { TermStats } from './lexical.js';
 import { candidateFeatures, type Candidate } from './features.js';
-import { loadRanker, rerank, withProbabilities } from './ranker.js';
-import { answerLevel, calibrated, confidenceInputs, loadConfidence, queryEvidence, type AnswerLevel, type ConfidenceModel, type QueryEvidence } from './confidence.js';
+import { indexHistory, type History } from './history.js';
+import { loadRanker, MIN_PAST_COMMITS, rankerFile, rerank, withProbabilities } from './ranker.js';
+import { answerLevel, calibrated, confidenceFile, confidenceInputs, loadConfidence, queryEvidence, type AnswerLevel, type ConfidenceModel, type QueryEvidence } from './confidence.js';
 import { salientTerms } from './grep-terms.js';
 import { fuse } from './fusion.js';
 import { taskText } from './boilerplate.js';
@@ -79,6 +80,11 @@ export interface QueryInput {
    * more lists (the federated search), instead of code and documents fused here.
    */
   documentsApart?: boolean;
+  /**
+   * For the ranker's training dump only: the past commits to read instead of the index's (a task's own
+   * history, when one index serves tasks of many commits; src/retrieve/history.ts).
+   */
+  history?: History;
 }
 
 /** One entry of the answer (field names as in the PRD §6 contract). */
@@ -348,14 +354,17 @@ export async function rankCandidates(db: Database.Database, root: string, input:
   if (preset !== 'learned' && !calibrate) return { ranked: boostFiles(db, fused, input, signalled), preset, warnings, text, signals, best: 0 };
   // The ranker's probability feeds the calibrated confidence (src/retrieve/confidence.ts); only the
   // learned preset lets it re-order the files.
-  const candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats });
-  const ranker = loadRanker();
+  const history = input.history ?? indexHistory(db);
+  const candidates = candidateFeatures(db, text, { lexical, fused, vectors, stats, history });
+  // An index with too little history gets the models fitted without the past commits' features.
+  const withHistory = history.commits.length >= MIN_PAST_COMMITS;
+  const ranker = loadRanker(rankerFile(withHistory));
   if (ranker.ok) fused = preset === 'learned' ? rerank(ranker.model, candidates, fused) : withProbabilities(ranker.model, candidates, fused);
   else if (preset === 'learned') warnings.push(ranker.warning);
   const ranked = boostFiles(db, fused, input, signalled);
   if (!calibrate) return { ranked, preset, warnings, text, candidates, signals, best: 0 };
   const evidence = queryEvidence(db, queryTerms(text), stats, vectors);
-  const conf = ranker.ok ? loadConfidence() : { ok: false as const, warning: 'The learned ranker\'s model is missing or damaged: confidences are relative to the best place, not calibrated. Reinstall cg to restore it.' };
+  const conf = ranker.ok ? loadConfidence(confidenceFile(withHistory)) : { ok: false as const, warning: 'The learned ranker\'s model is missing or damaged: confidences are relative to the best place, not calibrated. Reinstall cg to restore it.' };
   if (!conf.ok) {
     warnings.push(conf.warning);
     return { ranked, preset, warnings, text, candidates, signals, evidence, best: 0 };

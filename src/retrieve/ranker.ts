@@ -20,6 +20,15 @@ import { maxOf } from '../arrays.js';
 export const RANKER_FORMAT = 'cg-ranker/1';
 /** The shipped model; CG_RANKER_FILE points elsewhere (tests, experiments). */
 export const DEFAULT_RANKER_FILE = path.join(PACKAGE_ROOT, 'train', 'model', 'ranker.json');
+/**
+ * The model fitted without the past commits' features (the first 29), for an index that keeps fewer
+ * than MIN_PAST_COMMITS commits (no git, a shallow clone, a young repository): the other model never saw
+ * so short a history, and reads its absence as evidence against every file. CG_RANKER_PLAIN_FILE points
+ * elsewhere.
+ */
+export const DEFAULT_PLAIN_RANKER_FILE = path.join(PACKAGE_ROOT, 'train', 'model', 'ranker-no-history.json');
+/** The fewest past commits any training task had (106), rounded down (train/README.md). */
+export const MIN_PAST_COMMITS = 100;
 
 export interface Tree {
   f: number[];
@@ -44,8 +53,9 @@ export interface RankerModel {
 
 export type LoadedRanker = { ok: true; model: RankerModel; file: string } | { ok: false; file: string; warning: string };
 
-export function rankerFile(): string {
-  return process.env.CG_RANKER_FILE || DEFAULT_RANKER_FILE;
+/** The model for an index with enough history (`withHistory`), or the one fitted without it. */
+export function rankerFile(withHistory = true): string {
+  return withHistory ? process.env.CG_RANKER_FILE || DEFAULT_RANKER_FILE : process.env.CG_RANKER_PLAIN_FILE || DEFAULT_PLAIN_RANKER_FILE;
 }
 
 /** The model at `file`, read once per process (again when the file changes), or why it cannot be used. */
@@ -62,10 +72,11 @@ export function parseModel(raw: unknown): RankerModel {
   const m = raw as RankerModel;
   if (!m || typeof m !== 'object') throw new Error('not a JSON object');
   if (m.format !== RANKER_FORMAT) throw new Error(`format ${JSON.stringify(m.format)}, expected ${RANKER_FORMAT}`);
-  if (!Array.isArray(m.features) || m.features.join(',') !== FEATURES.join(',')) {
+  // The first n of the features this cg computes, in order (a model fitted on fewer reads a prefix).
+  if (!Array.isArray(m.features) || !m.features.length || m.features.join(',') !== FEATURES.slice(0, m.features.length).join(',')) {
     throw new Error('its features are not the ones this cg computes (refit it with train/fit-ranker.mjs)');
   }
-  const n = FEATURES.length;
+  const n = m.features.length;
   const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
   if (!finite(m.bias) || !Array.isArray(m.linear) || m.linear.length !== n || !m.linear.every(finite)) throw new Error('bad linear part');
   if (!m.calibration || !['a', 'b', 'c'].every((k) => finite((m.calibration as Record<string, unknown>)[k]))) throw new Error('bad calibration');

@@ -5,8 +5,9 @@ import { CgError, errorMessage } from '../errors.js';
 import type { Meta } from '../store/db.js';
 import { createIndexes, createTables, SECONDARY_INDEXES } from '../store/schema.js';
 import { FULL_TEXT_KINDS_SQL, ftsPathWords, IndexWriter, SYMBOLS_PER_FILE, symbolFtsText } from '../store/writer.js';
-import { fileHistory } from '../repo/git.js';
+import { commitLog, fileHistory } from '../repo/git.js';
 import { boilerplateMeta } from '../retrieve/boilerplate.js';
+import { PAST_COMMITS, pastCommitsOf, storePastCommits } from '../retrieve/history.js';
 import { refreshRanks } from '../indexer/ranks.js';
 import { documentTerms } from '../store/postings.js';
 import { VectorStore } from '../vectors/store.js';
@@ -255,6 +256,7 @@ function recomputeDerived(db: Database.Database, root: string, commit: string): 
   db.transaction(() => {
     db.prepare('UPDATE files SET last_commit = NULL, commits = 0').run();
     writer.setHistory(fileHistory(root, { range: commit }));
+    storePastCommits(db, pastCommitsOf(commitLog(root, { rev: commit, max: PAST_COMMITS })));
     refreshRanks(db, writer);
   })();
 }

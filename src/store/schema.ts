@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 const DDL = `
 CREATE TABLE meta (
@@ -119,6 +119,15 @@ CREATE TABLE file_postings (term_id INTEGER PRIMARY KEY, docs BLOB NOT NULL);
 CREATE TABLE unit_postings (term_id INTEGER PRIMARY KEY, docs BLOB NOT NULL);
 CREATE TABLE file_terms (file_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
 CREATE TABLE unit_terms (symbol_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
+
+-- The repository's newest non-merge commits (src/retrieve/history.ts, schema 14), newest first (seq 0): each
+-- message's search terms (lines holding a credential left out) and the files it changed, for the
+-- learned ranker's "similar past commits" evidence. Messages themselves are not kept.
+CREATE TABLE past_commits (
+  seq   INTEGER PRIMARY KEY,
+  terms TEXT NOT NULL,               -- search terms of the message, space-separated, repeats kept
+  paths TEXT NOT NULL                -- the files it changed, relative to the root, one a line
+);
 
 -- Full-text search over symbols: split identifiers of names, qualified names, signatures, docs and paths.
 -- Rows are removed with the 'delete' command and their original text (IndexWriter.deleteFts): with
