@@ -50,6 +50,9 @@ describe('similar past commits', () => {
     expect(updated.map((c) => c.paths[0])).toEqual(['README.md', 'src/render.py', 'src/session.py', 'src/cache.py', 'README.md']);
     expect(runCg(['index', '--full', '--json'], dir).code).toBe(0);
     expect(pastOf(dir)).toEqual(updated);
+    // `cg status` says how many are kept, and that so few leave the ranking to the model fitted without them.
+    expect(runCg(['status', '--json'], dir).json.pastCommits).toEqual({ kept: 5, rankerReadsThem: false });
+    expect(runCg(['status'], dir).stdout).toMatch(/Past commits: 5 kept; fewer than 100: the ranker fitted without them ranks/);
   });
 
   it('never keeps a credential a message quotes', () => {

@@ -7,6 +7,7 @@ import { currentDbPath, readMeta } from './db.js';
 import { countRows } from './queries.js';
 import { repoPolicy } from '../secrets/read.js';
 import { ruleSet } from '../secrets/rules.js';
+import { MIN_PAST_COMMITS } from '../retrieve/ranker.js';
 
 export interface IndexStatus {
   root: string;
@@ -52,6 +53,11 @@ export interface IndexStatus {
   /** The generation's vector index: ok, unavailable (the model could not be loaded: why), or off. */
   /** file: the base vector file; delta: the changes since it (src/vectors/delta.ts), '' when none. */
   vectors: { status: string; model: string; count: number; dims: number; quantization: string; file: string; delta: string; error: string };
+  /**
+   * The commits whose messages the ranker reads (src/retrieve/history.ts), and so which model ranks:
+   * the one that reads them from MIN_PAST_COMMITS on, else the one fitted without them.
+   */
+  pastCommits: { kept: number; rankerReadsThem: boolean };
 }
 
 export interface SecretRow {
@@ -98,6 +104,7 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
   }
   const byReason = group('SELECT reason, COUNT(*) FROM skipped GROUP BY reason ORDER BY reason');
   const dbFile = currentDbPath(root);
+  const pastCommits = countRows(db, 'SELECT COUNT(*) FROM past_commits');
   return {
     root,
     buildId: meta.build_id ?? '',
@@ -120,6 +127,7 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
     },
     symbolsByKind: group('SELECT kind, COUNT(*) FROM symbols GROUP BY kind ORDER BY kind'),
     edges: countRows(db, 'SELECT COUNT(*) FROM edges'),
+    pastCommits: { kept: pastCommits, rankerReadsThem: pastCommits >= MIN_PAST_COMMITS },
     edgesByKind: group('SELECT kind, COUNT(*) FROM edges GROUP BY kind ORDER BY kind'),
     skipped: { total: Object.values(byReason).reduce((a, b) => a + b, 0), byReason },
     excludedSecrets: secretRows(db, 'IN'),

@@ -1,3 +1,4 @@
+import { MIN_PAST_COMMITS } from '../../retrieve/ranker.js';
 import type { Command } from 'commander';
 import { indexStatus, listFiles, FILE_LISTS, type FileList, type IndexStatus, type ListedFile } from '../../store/status.js';
 import type { Freshness } from '../../store/freshness.js';
@@ -75,6 +76,9 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
   out.push(v.status === 'ok' ? `Vectors: ${groupDigits(v.count)} of ${v.dims} dimensions (${v.quantization}), model ${v.model.split(':')[0]}`
     : v.status === 'unavailable' ? `Vectors: none. ${v.error} Until then queries rank by full-text and the graph.`
       : 'Vectors: off ("embeddings.enabled" is false in the configuration)');
+  const pc = s.pastCommits;
+  out.push(`Past commits: ${groupDigits(pc.kept)} kept; ${pc.rankerReadsThem ? 'the ranker reads which files similar ones changed'
+    : `fewer than ${MIN_PAST_COMMITS}: the ranker fitted without them ranks (a shallow clone? \`git fetch --unshallow\` and \`cg index\` give it more)`}`);
   out.push(`Skipped: ${s.skipped.total ? `${formatCounts(s.skipped.byReason)} (\`cg status --files skipped\` lists them)` : 'nothing'}; `
     + `${plural(s.unsupportedFiles, 'file')} in no supported language`);
   const r = s.secretRules;
