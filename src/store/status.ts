@@ -104,7 +104,7 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
   }
   const byReason = group('SELECT reason, COUNT(*) FROM skipped GROUP BY reason ORDER BY reason');
   const dbFile = currentDbPath(root);
-  const pastCommits = countRows(db, 'SELECT COUNT(*) FROM past_commits');
+  const pastCommits = countRows(db, 'SELECT COALESCE(SUM(commits), 0) FROM past_commits');
   return {
     root,
     buildId: meta.build_id ?? '',
