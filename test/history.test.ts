@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openReader } from '../src/store/db.js';
+import { openReader, openWriter } from '../src/store/db.js';
 import { FEATURES } from '../src/retrieve/features.js';
-import { historyEvidence, historyOf, indexHistory, readPastCommits } from '../src/retrieve/history.js';
+import { addPastCommits, historyEvidence, historyOf, indexHistory, PAST_COMMITS, readPastCommits, storePastCommits } from '../src/retrieve/history.js';
 import { tokenize } from '../src/retrieve/tokenize.js';
 import { git, makeRepo, runCg } from './helpers.js';
 
@@ -53,6 +53,34 @@ describe('similar past commits', () => {
     // `cg status` says how many are kept, and that so few leave the ranking to the model fitted without them.
     expect(runCg(['status', '--json'], dir).json.pastCommits).toEqual({ kept: 5, rankerReadsThem: false });
     expect(runCg(['status'], dir).stdout).toMatch(/Past commits: 5 kept; fewer than 100: the ranker fitted without them ranks/);
+  });
+
+  it('keeps exactly the newest 1,000 across updates, in rows an update adds to without rewriting the others', () => {
+    const dir = makeRepo(files, { commit: true });
+    expect(runCg(['index', '--json'], dir).code).toBe(0);
+    const db = openWriter(dir);
+    try {
+      const made = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ terms: [`c${from + i}`], paths: [`f${(from + i) % 7}.py`] }));
+      const older = made(0, 950);
+      storePastCommits(db, older);
+      const rows = () => db.prepare('SELECT slot, commits FROM past_commits ORDER BY slot').raw().all() as [number, number][];
+      expect(rows().length).toBe(10);
+      const firstRow = db.prepare('SELECT data FROM past_commits WHERE slot = 9').pluck().get();
+      addPastCommits(db, made(10_000, 30));
+      expect(readPastCommits(db)).toEqual([...made(10_000, 30), ...older]);
+      addPastCommits(db, made(20_000, 100));
+      const kept = [...made(20_000, 100), ...made(10_000, 30), ...older].slice(0, PAST_COMMITS);
+      expect(readPastCommits(db)).toEqual(kept);
+      // The oldest row (commits 900-949) is wholly past the newest 1,000 and went; the others were not rewritten.
+      expect(rows().map(([slot]) => slot)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect(db.prepare('SELECT data FROM past_commits WHERE slot = 9').pluck().get()).toEqual(firstRow);
+      // What a full build storing the same list keeps reads the same.
+      storePastCommits(db, [...made(20_000, 100), ...made(10_000, 30), ...older]);
+      expect(readPastCommits(db)).toEqual(kept);
+      expect(runCg(['status', '--json'], dir).json.pastCommits).toEqual({ kept: 1000, rankerReadsThem: true });
+    } finally {
+      db.close();
+    }
   });
 
   it('never keeps a credential a message quotes', () => {

@@ -48,35 +48,56 @@ export function pastCommitsOf(log: LoggedCommit[]): PastCommit[] {
   return log.map((c, i) => ({ terms: tokenize(text.slice(starts[i], starts[i] + c.message.length)), paths: c.files }));
 }
 
+/** Commits a stored row holds at most (a full build's rows; an update adds a row of the commits HEAD gained). */
+const ROW_COMMITS = 100;
+
 /**
- * Replaces the kept commits by `commits` (newest first; the first PAST_COMMITS kept), as one deflated
- * row: the same paths and words recur from commit to commit, so it takes a fifth of the space of a row
- * a commit (gin's 1,000: 44 KB against 250), and reading it back costs a millisecond.
+ * Replaces the kept commits by `commits` (newest first; the first PAST_COMMITS kept), deflated in rows of
+ * ROW_COMMITS: the same paths and words recur from commit to commit, so they take a fifth of the space of
+ * a row a commit (gin's 1,000: 45 KB against 250).
  */
 export function storePastCommits(db: Database.Database, commits: PastCommit[]): void {
-  const kept = commits.slice(0, PAST_COMMITS);
-  const text = kept.map((c) => [c.terms.join(' '), ...c.paths].join('\t')).join('\n');
   db.prepare('DELETE FROM past_commits').run();
-  if (kept.length) db.prepare('INSERT INTO past_commits (slot, commits, data) VALUES (0, ?, ?)').run(kept.length, deflateRawSync(text));
+  const kept = commits.slice(0, PAST_COMMITS);
+  const rows = Math.ceil(kept.length / ROW_COMMITS);
+  // Slots ascend with time: the newest row has the highest.
+  for (let k = 0; k < rows; k++) insertRow(db, rows - 1 - k, kept.slice(k * ROW_COMMITS, (k + 1) * ROW_COMMITS));
+}
+
+function insertRow(db: Database.Database, slot: number, commits: PastCommit[]): void {
+  const text = commits.map((c) => [c.terms.join(' '), ...c.paths].join('\t')).join('\n');
+  db.prepare('INSERT INTO past_commits (slot, commits, data) VALUES (?, ?, ?)').run(slot, commits.length, deflateRawSync(text));
 }
 
 /** The kept commits, newest first. */
 export function readPastCommits(db: Database.Database): PastCommit[] {
-  const data = db.prepare('SELECT data FROM past_commits WHERE slot = 0').pluck().get() as Buffer | undefined;
-  if (!data) return [];
-  return inflateRawSync(data).toString('utf8').split('\n').map((line) => {
-    const [terms, ...paths] = line.split('\t');
-    return { terms: terms ? terms.split(' ') : [], paths };
-  });
+  const out: PastCommit[] = [];
+  for (const data of db.prepare('SELECT data FROM past_commits ORDER BY slot DESC').pluck().all() as Buffer[]) {
+    for (const line of inflateRawSync(data).toString('utf8').split('\n')) {
+      const [terms, ...paths] = line.split('\t');
+      out.push({ terms: terms ? terms.split(' ') : [], paths });
+      if (out.length === PAST_COMMITS) return out;
+    }
+  }
+  return out;
 }
 
 /**
- * After HEAD moved: the new commits (newest first) go before those kept, the oldest beyond PAST_COMMITS
- * go. After a rewritten history (a rebase) the commits it replaced stay until they age out; a full
- * build reads the history afresh.
+ * After HEAD moved: the new commits (newest first) go in a row of their own before those kept, and the
+ * rows wholly past the newest PAST_COMMITS go; what is read back is what a full build of HEAD keeps
+ * (for a history without rewrites). After a rewritten history (a rebase) the commits it replaced stay
+ * until they age out; a full build reads the history afresh.
  */
 export function addPastCommits(db: Database.Database, added: PastCommit[]): void {
-  if (added.length) storePastCommits(db, [...added, ...readPastCommits(db).slice(0, Math.max(0, PAST_COMMITS - added.length))]);
+  if (!added.length) return;
+  const slots = db.prepare('SELECT slot, commits FROM past_commits ORDER BY slot DESC').raw().all() as [number, number][];
+  insertRow(db, (slots[0]?.[0] ?? -1) + 1, added.slice(0, PAST_COMMITS));
+  let before = Math.min(added.length, PAST_COMMITS);
+  const drop = db.prepare('DELETE FROM past_commits WHERE slot = ?');
+  for (const [slot, n] of slots) {
+    if (before >= PAST_COMMITS) drop.run(slot);
+    before += n;
+  }
 }
 
 /** Past commits ready to score: each message's term counts and length. */

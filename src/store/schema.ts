@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
  * Bump on any change that an older reader or writer would misread. An index with another version is
  * rebuilt by `cg index`, with the old database kept as a backup (PRD §12).
  */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
 
 const DDL = `
 CREATE TABLE meta (
@@ -120,13 +120,13 @@ CREATE TABLE unit_postings (term_id INTEGER PRIMARY KEY, docs BLOB NOT NULL);
 CREATE TABLE file_terms (file_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
 CREATE TABLE unit_terms (symbol_id INTEGER PRIMARY KEY, terms BLOB NOT NULL);
 
--- The repository's newest non-merge commits (src/retrieve/history.ts, schema 14; one compressed row since 15),
--- for the learned ranker's "similar past commits" evidence: per commit, newest first, a line of its
--- message's search terms (space-separated, repeats kept; lines' credentials blanked first), a tab, and
--- the files it changed (tab-separated, relative to the root), the lines deflated together (raw DEFLATE).
--- Messages themselves are not kept.
+-- The repository's newest non-merge commits (src/retrieve/history.ts, schema 14; deflated rows since 16),
+-- for the learned ranker's "similar past commits" evidence. A row holds consecutive commits, newest
+-- first: per commit a line of its message's search terms (space-separated, repeats kept; credentials
+-- blanked first), a tab, and the files it changed (tab-separated, relative to the root), the lines
+-- deflated together (raw DEFLATE). Rows are read newest slot first. Messages themselves are not kept.
 CREATE TABLE past_commits (
-  slot    INTEGER PRIMARY KEY CHECK (slot = 0),  -- one row
+  slot    INTEGER PRIMARY KEY,       -- higher: newer commits
   commits INTEGER NOT NULL,
   data    BLOB NOT NULL
 );

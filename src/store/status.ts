@@ -8,6 +8,7 @@ import { countRows } from './queries.js';
 import { repoPolicy } from '../secrets/read.js';
 import { ruleSet } from '../secrets/rules.js';
 import { MIN_PAST_COMMITS } from '../retrieve/ranker.js';
+import { PAST_COMMITS } from '../retrieve/history.js';
 
 export interface IndexStatus {
   root: string;
@@ -104,7 +105,7 @@ export function indexStatus(db: Database.Database, root: string): IndexStatus {
   }
   const byReason = group('SELECT reason, COUNT(*) FROM skipped GROUP BY reason ORDER BY reason');
   const dbFile = currentDbPath(root);
-  const pastCommits = countRows(db, 'SELECT COALESCE(SUM(commits), 0) FROM past_commits');
+  const pastCommits = Math.min(PAST_COMMITS, countRows(db, 'SELECT COALESCE(SUM(commits), 0) FROM past_commits'));
   return {
     root,
     buildId: meta.build_id ?? '',
