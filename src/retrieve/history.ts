@@ -34,7 +34,7 @@ export interface PastCommit {
 /**
  * Logged commits as the index keeps them: each message's terms, never a credential it quotes (blanked
  * out before the terms are read). The messages are scanned as one text: the scanner's keyword filter
- * then runs once, not once a message (a third of the time on gin's 1,000).
+ * then runs once, not once a message (gin's 1,000 messages: 8 ms against 11).
  */
 export function pastCommitsOf(log: LoggedCommit[]): PastCommit[] {
   const starts: number[] = [];
