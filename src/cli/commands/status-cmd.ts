@@ -78,7 +78,7 @@ function render(s: IndexStatus & { config: { file: string | null; notes: string[
       : 'Vectors: off ("embeddings.enabled" is false in the configuration)');
   const pc = s.pastCommits;
   out.push(`Past commits: ${groupDigits(pc.kept)} kept; ${pc.rankerReadsThem ? 'the ranker reads which files similar ones changed'
-    : `fewer than ${MIN_PAST_COMMITS}: the ranker fitted without them ranks (a shallow clone? \`git fetch --unshallow\` and \`cg index\` give it more)`}`);
+    : `fewer than ${MIN_PAST_COMMITS}: the ranker fitted without them ranks (a shallow clone? \`git fetch --unshallow\` then \`cg index --full\` give it more)`}`);
   out.push(`Skipped: ${s.skipped.total ? `${formatCounts(s.skipped.byReason)} (\`cg status --files skipped\` lists them)` : 'nothing'}; `
     + `${plural(s.unsupportedFiles, 'file')} in no supported language`);
   const r = s.secretRules;
