@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openReader, openWriter } from '../src/store/db.js';
 import { FEATURES } from '../src/retrieve/features.js';
-import { addPastCommits, historyEvidence, historyOf, indexHistory, PAST_COMMITS, readPastCommits, storePastCommits } from '../src/retrieve/history.js';
+import { addPastCommits, historyEvidence, historyOf, indexHistory, MESSAGE_TERMS, PAST_COMMITS, pastCommitsOf, readPastCommits, storePastCommits } from '../src/retrieve/history.js';
 import { tokenize } from '../src/retrieve/tokenize.js';
 import { git, makeRepo, runCg } from './helpers.js';
 
@@ -94,6 +94,14 @@ describe('similar past commits', () => {
     for (const part of tokenize(token)) expect(stored.split(' ')).not.toContain(part);
     const db = fs.readFileSync(path.join(dir, '.codegraph', 'builds', fs.readFileSync(path.join(dir, '.codegraph', 'CURRENT'), 'utf8').trim(), 'index.db'));
     expect(db.includes(Buffer.from(token.slice(4, 20).toLowerCase()))).toBe(false);
+  });
+
+  it('keeps at most MESSAGE_TERMS terms of a message that pastes a whole log', () => {
+    const huge = Array.from({ length: 3000 }, (_, i) => `step${i} done`).join('\n');
+    const [c] = pastCommitsOf([{ sha: 'a'.repeat(40), message: `Regenerate the fixtures\n\n${huge}`, files: ['fixtures/all.txt'] }]);
+    expect(c.terms.length).toBe(MESSAGE_TERMS);
+    expect(c.terms.slice(0, 2)).toEqual(tokenize('Regenerate the fixtures'));
+    expect(c.paths).toEqual(['fixtures/all.txt']);
   });
 
   it('votes for the files of the commits whose messages read like the task', () => {
