@@ -47,7 +47,9 @@ export async function indexOf(dir, commit, reindex = false) {
  */
 export function taskHistories(dir, tasks) {
   const befores = [...new Set(tasks.map((t) => t.commit_before))];
-  // The newest parent: the one every other is an ancestor of (tasks lie on one first-parent line).
+  // The newest parent: the one every other is an ancestor of (tasks lie on one first-parent line). A parent
+  // off that line misses the commits only its side holds: 9 repositories have a task short of 1 to 21 of
+  // its 1,000 (counted on 2026-11-29; the corpus's tasks otherwise get all of them).
   let newest = befores[0];
   for (const b of befores) {
     try {
