@@ -59,8 +59,8 @@ export function taskHistories(dir, tasks) {
   }
   const window = Number(git('-C', dir, 'rev-list', '--no-merges', '--count', newest).trim());
   const log = commitLog(dir, { rev: newest, max: Math.min(window, PAST_COMMITS + 5000) });
-  const past = pastCommitsOf(log);
-  const prepared = new Map(log.map((c, i) => [c.sha, historyOf([past[i]]).commits[0]]));
+  const scored = historyOf(pastCommitsOf(log)).commits;
+  const prepared = new Map(log.map((c, i) => [c.sha, scored[i]]));
   const out = new Map();
   const byBefore = new Map();
   for (const b of befores) {

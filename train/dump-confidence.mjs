@@ -56,8 +56,8 @@ for (const [i, repo] of repos.entries()) {
     // Each task reads the commits before it (checkouts.mjs); a swapped description those of one of this repository's tasks.
     const own = tasksOf(repo);
     const histories = taskHistories(dir, own);
-    const probe = async (text, own) => {
-      const history = plain ? NO_HISTORY : own;
+    const probe = async (text, taskHistory) => {
+      const history = plain ? NO_HISTORY : taskHistory;
       const c = await rankCandidates(db, dir, { text, history });
       const answer = await runQuery(db, dir, { text, history });
       // Each candidate's ranker features too (src/retrieve/features.ts): inputs a confidence model may try.
